@@ -2605,20 +2605,24 @@ static void test_tilde_advice_whole_and_fit_for_the_option(void **state) {
  * "~/x'x'...x'"` (k times "x'") was named "--file ''" from k = 66 on, and cut far short from k = 40 (29 of its 82
  * bytes; k = 60: 13 of 122), as av_shown_word took the word's excess off the name where each ' is 4 bytes of the
  * word (a tester's pass). The message gives the value in at most 199 bytes (AV_SHOWN_WORD(arg, 200)), and a quoted word is written
- * piece by piece while 5 bytes are left after each (the closing quote and the NUL), so at most 196: the expected
- * start is worked out here from the word's length alone, 2 quotes + its bytes + 3 more per ', the longest start
- * whose word has at most 196 bytes (k = 60: "~/" and 38 "x'" and "x", 79 bytes, a word of 2 + 79 + 3·38 = 195),
- * and bash reads the word shown back as that start of the value. */
+ * piece by piece while 5 bytes are left after each (the closing quote and the NUL), so at most 196 when whole; a cut
+ * one keeps 3 of them for the "..." written after it (the cut was shown with no mark, a tester's pass), so at most
+ * 193: the expected start is worked out here from the word's length alone, 2 quotes + its bytes + 3 more per ',
+ * the whole value when its word has at most 196 bytes (k = 20), else the longest start whose word has at most
+ * 193 (k = 60: "~/" and 37 "x'" and "x", 77 bytes, a word of 2 + 77 + 3·37 = 190) and "...", and bash reads the
+ * word shown, without the "...", back as that start of the value. */
 static void test_long_value_shown_as_its_longest_start(void **state) {
     tu_fixture *f = *state;
     static const int ks[] = {20, 39, 40, 60, 66, 300};
     for (size_t t = 0; t < sizeof ks / sizeof ks[0]; t++) {
         char value[700] = "~/", start[700], word[4400], read[4400], want[1200];
         for (int j = 0; j < ks[t]; j++) strcat(value, "x'");
-        size_t best = 0, quotes = 0;
-        for (size_t p = 1; p <= strlen(value); p++) {
+        size_t best = 0, quotes = 0, all = 0, len = strlen(value);
+        for (size_t p = 0; p < len; p++) all += value[p] == '\'';
+        int cut = 2 + len + 3 * all > 196;
+        for (size_t p = 1; p <= len; p++) {
             quotes += value[p - 1] == '\'';
-            if (2 + p + 3 * quotes <= 196) best = p;
+            if (2 + p + 3 * quotes <= (cut ? 193u : 196u)) best = p;
         }
         snprintf(start, sizeof start, "%.*s", (int)best, value);
         size_t w = 0; /* the start in single quotes, each ' as '\'' */
@@ -2629,6 +2633,7 @@ static void test_long_value_shown_as_its_longest_start(void **state) {
         }
         want[w++] = '\'';
         want[w] = 0;
+        if (cut) strcat(want, "...");
         tu_result r;
         tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
         const char *argv[] = {"-f", value, "hi", NULL};
@@ -2636,6 +2641,7 @@ static void test_long_value_shown_as_its_longest_start(void **state) {
         assert_int_equal(r.code, 2);
         tu_word_between(word, sizeof word, r.err, "attnviz: error: --file ", ": the shell did not expand");
         if (strcmp(word, want)) fail_msg("k %d: shown %s, not %s", ks[t], word, want);
+        if (cut) word[strlen(word) - 3] = 0;
         assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
         assert_string_equal(read, start);
         tu_free(&r);

@@ -2032,7 +2032,7 @@ static void test_shards_without_their_index(void **state) {
  * now one shell word of at most 168 bytes (AV_SHOWN_WORD(dir, 120 + 49)); a path of the fixture's folder, 30
  * 'm' and 60 '中' (180 bytes more) is cut there, whatever TMPDIR is: the word printed is the path's start (in
  * quotes when the path needs them), shorter than the path, and ends after a whole '中' (its 'm' and a multiple
- * of 3 bytes of '中'). */
+ * of 3 bytes of '中'), with "..." after it to say it was cut (utf8.h av_shown_word). */
 static void test_shards_message_cuts_the_folder_at_a_character(void **state) {
     tu_fixture *f = *state;
     char model[4400], path[4600];
@@ -2056,6 +2056,8 @@ static void test_shards_message_cuts_the_folder_at_a_character(void **state) {
     const char *word = r.err + strlen(lead);
     size_t len = (size_t)(rest - word), at = strlen(f->dir) + 31; /* at: the first '中' */
     assert_true(len <= 168); /* AV_SHOWN_WORD(dir, 120 + 49): the word, quotes and '\'' included, in 168 bytes */
+    assert_true(len > 3 && strncmp(word + len - 3, "...", 3) == 0); /* and "..." after it says it was cut */
+    len -= 3;
     int cut = 0; /* the word is tu_sh_word of the folder cut after a whole '中' (under TMPDIR="/tmp/it's" the
                   * folder's ' is '\'' in the word, so the word is no byte prefix of the folder) */
     char part[4400];

@@ -442,6 +442,25 @@ static void test_halfwidth_text_by_hand(void **state) {
     assert_string_equal(out, "abc");
 }
 
+/* A word cut to fit says so: "..." after it (after the closing quote of a quoted one), in the same n bytes, so a
+ * message's reader knows the name goes on; the "~ not expanded" message cut `-o "~/xxx...x"` (300 x's) at 196 bytes
+ * with no mark. Worked by hand: av_shown_word keeps n - 3 bytes for the mark, a plain word taking n - 4 bytes of
+ * the name (12 of 16: "abcdefghijkl..."), a quoted one as many pieces as leave 5 bytes (its closing quote and the
+ * NUL) of the 13: "'a b c d" and "'", then "..."; av_quoted_word's word gets n - 2 bytes, so 10 letters of 16 in
+ * quotes, then "...". A word that fits is as it was, with no mark. */
+static void test_cut_word_is_marked_by_hand(void **state) {
+    (void)state;
+    char buf[16];
+    assert_string_equal(av_shown_word(buf, sizeof buf, "abcdefghijklmnopqrstuvwxyz"), "abcdefghijkl...");
+    assert_string_equal(av_shown_word(buf, sizeof buf, "a b c d e f g h i j"), "'a b c d'...");
+    assert_string_equal(av_quoted_word(buf, sizeof buf, "abcdefghijklmnopqrstuvwxyz"), "'abcdefghij'...");
+    assert_string_equal(av_shown_word(buf, sizeof buf, "abcdefghijklmno"), "abcdefghijklmno"); /* 15 bytes: fits */
+    assert_string_equal(av_shown_word(buf, sizeof buf, "abc def"), "'abc def'");
+    assert_string_equal(av_quoted_word(buf, sizeof buf, "abcdefghijklm"), "'abcdefghijklm'");
+    /* a 3-byte character is not split by the cut: 12 bytes of room hold "ab" and three of the five '中' (17 bytes) */
+    assert_string_equal(av_shown_word(buf, sizeof buf, "ab\u4E2D\u4E2D\u4E2D\u4E2D\u4E2D"), "ab\u4E2D\u4E2D\u4E2D...");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
@@ -462,6 +481,7 @@ int main(void) {
         cmocka_unit_test(test_unspaced_script_by_hand),
         cmocka_unit_test(test_not_a_list_sep_by_hand),
         cmocka_unit_test(test_trailing_mark_by_hand),
+        cmocka_unit_test(test_cut_word_is_marked_by_hand),
     };
     return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }

@@ -619,11 +619,21 @@ static int word_fits(const char *word, size_t n) {
     return strlen(word) + (word[0] == '\'' ? 4 : 1) <= n;
 }
 
-const char *av_shown_word(char *buf, size_t n, const char *path) {
+/* av_shown_word's word of path into buf (n >= 8 bytes): whole when it fits n, else its longest start whose word
+ * fits n - 3, room left for the "..." that the caller writes after it; returns 1 when it was cut, else 0. */
+static int shown_word(char *buf, size_t n, const char *path) {
     char shown[4200], word[4 * sizeof shown + 8]; /* each ' is 4 bytes, '\'' */
     size_t len = av_utf8_shown_name(path, shown, sizeof shown);
     shell_word(word, sizeof word, shown, 0);
-    if (!word_fits(word, n)) {
+    int cut = !word_fits(word, n);
+    if (!cut && len + 64 >= sizeof shown) { /* shown may hold only a start of a name past 4 KB: cut, then, too */
+        size_t m = 8 * strlen(path) + 64; /* a byte is at most 8 bytes shown (<U+XXXX>), and the closers */
+        char *all = malloc(m);
+        cut = all && av_utf8_shown_name(path, all, m) > len;
+        free(all);
+    }
+    if (cut) {
+        n -= 3; /* the "..." after the cut word */
         /* the longest shown name whose word fits n, cut in the name (cut in the word, a name would lose its bidi
          * closers): a bisection over av_utf8_shown_name's size m, whose room for the name grows with m from 1 to
          * 64 (to 49 bytes) and again from 65 (17 bytes, 48 kept for closers) on, so over the part of m where the
@@ -633,7 +643,7 @@ const char *av_shown_word(char *buf, size_t n, const char *path) {
         size_t lo = 1, hi = 65; /* the word of size lo fits, that of hi does not */
         av_utf8_shown_name(path, shown, hi);
         shell_word(word, sizeof word, shown, 0);
-        if (word_fits(word, n)) lo = hi, hi = len + 49;
+        if (word_fits(word, n)) lo = hi, hi = len + 49 < sizeof shown ? len + 49 : sizeof shown;
         while (hi - lo > 1) {
             size_t mid = lo + (hi - lo) / 2;
             av_utf8_shown_name(path, shown, mid);
@@ -644,13 +654,18 @@ const char *av_shown_word(char *buf, size_t n, const char *path) {
         av_utf8_shown_name(path, shown, lo);
     }
     shell_word(buf, n, shown, 0); /* a byte that is not UTF-8 stays as it was, U+FFFD on the terminal */
+    return cut;
+}
+
+const char *av_shown_word(char *buf, size_t n, const char *path) {
+    if (shown_word(buf, n, path)) strcat(buf, "...");
     return buf;
 }
 
 const char *av_quoted_word(char *buf, size_t n, const char *s) {
-    av_shown_word(buf + 1, n - 2, s);
-    if (buf[1] == '\'') return memmove(buf, buf + 1, strlen(buf + 1) + 1);
-    buf[0] = '\'';
-    strcat(buf, "'");
+    int cut = shown_word(buf + 1, n - 2, s);
+    if (buf[1] == '\'') memmove(buf, buf + 1, strlen(buf + 1) + 1);
+    else buf[0] = '\'', strcat(buf, "'");
+    if (cut) strcat(buf, "..."); /* after the closing quote, as av_shown_word writes it */
     return buf;
 }

@@ -163,14 +163,16 @@ void av_shell_word(char *buf, size_t n, const char *s);
  * byte that is not UTF-8 kept), so "--model '/tmp/a b/m' is a file; ...: --model '/tmp/a b/m'" where the prose said
  * "--model /tmp/a b/m", two words to the eye. A plain path ("runs/rev", "runs/深度") is as it is. Into buf
  * (n >= 8 bytes, NUL-terminated): a longer name is cut at a whole character before its closers and closing
- * quote, which stay, to its longest start whose word fits. Returns buf. No errors. Quoting as GNU ls --quoting-style=shell-escape (av_shell_word). */
+ * quote, which stay, to its longest start whose word fits in n - 3 bytes, and "..." follows the word, so a message
+ * says its name goes on ('/tmp/a b/xxx'..., runs/xxx...): the "~ not expanded" message cut `-o "~/xxx...x"` (300
+ * x's) at 196 bytes with no sign of the cut (a tester's pass). Returns buf. No errors. Quoting as GNU ls --quoting-style=shell-escape (av_shell_word). */
 const char *av_shown_word(char *buf, size_t n, const char *path);
 /* av_shown_word(s) held in a char[n] that lasts to the end of the enclosing block, for a message's argument. */
 #define AV_SHOWN_WORD(s, n) av_shown_word((char[n]){0}, (n), (s))
 /* A user's value (an option's value, a word of the command, an --explain part) as a message's prose quotes it:
  * av_shown_word's one shell word (controls as <U+XXXX>, each ' as '\''), in single quotes even when it needs
  * none ('abc', as the messages always quoted a value), into buf (n >= 16 bytes, NUL-terminated; a longer word is
- * cut as av_shown_word cuts, 4 bytes a ' at most 4 times the value's). Returns buf. No errors. "'%s'" made
+ * cut as av_shown_word cuts, "..." after its closing quote, 'xxx'...; 4 bytes a ' at most 4 times the value's). Returns buf. No errors. "'%s'" made
  * "--steps 'it's' is not a whole number", an open quote to a shell that the user pastes back. */
 const char *av_quoted_word(char *buf, size_t n, const char *s);
 /* av_quoted_word(s) held in a char[n] that lasts to the end of the enclosing block, for a message's argument. */

@@ -504,19 +504,6 @@ void av_afile_abort(av_afile *f) {
 /* ------------------------------------------------------------------------- */
 /* mkdir -p */
 
-/* path as av_shown_word writes it in a char[n] (n >= 16), then "..." when the word was cut there, so a message
- * says whether its path goes on; into buf (n + 3 bytes); returns buf. The "..." followed a path longer than 200
- * bytes while its word was cut at 249: a folder of 201 to 248 bytes showed whole with "..." after it, and one of
- * 142 bytes with 70 quotes ('\'' each) was cut with none (a tester's pass). No errors. */
-static const char *shown_cut(char *buf, size_t n, const char *path) {
-    static _Thread_local char whole[4 * 4200 + 8]; /* av_shown_word's longest: 4200 bytes, each ' as '\'' */
-    av_shown_word(buf, n, path);
-    av_shown_word(whole, sizeof whole, path);
-    if (strcmp(buf, whole) != 0) strcat(buf, "...");
-    return buf;
-}
-#define SHOWN_CUT(s, n) shown_cut((char[(n) + 3]){0}, (n), (s))
-
 /* Make one component; an existing folder is fine. */
 static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
     pthread_once(&g_handlers_once, install_handlers); /* before the folder: a signal from now on takes it away */
@@ -545,14 +532,14 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
         (tn = readlink(part, target, sizeof target - 1)) >= 0) { /* mkdir's "File exists" said nothing of the link */
         target[tn] = 0;
         return av_fail(err, AV_ERUNTIME, "cannot create folder %s: %s is a symbolic link to %s, %s",
-                       SHOWN_CUT(dir, 249), SHOWN_CUT(part, 249), AV_SHOWN_WORD(target, 305), why == ELOOP ? "which leads back to itself (a loop of links)"
+                       AV_SHOWN_WORD(dir, 252), AV_SHOWN_WORD(part, 252), AV_SHOWN_WORD(target, 305), why == ELOOP ? "which leads back to itself (a loop of links)"
                                                              : "which does not exist");
     }
     if (e == ENAMETOOLONG) /* bad input like the whole name past 4095 bytes below (exit 2), not a failure */
         return av_fail(err, AV_EUSAGE, "cannot create folder %s: a name in it is too long (at most %ld bytes "
-                       "a name)", SHOWN_CUT(dir, 249), (long)pathconf(".", _PC_NAME_MAX));
-    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder %s: %s", SHOWN_CUT(dir, 249), strerror(e));
-    return av_fail(err, AV_ERUNTIME, "cannot create folder %s: %s: %s", SHOWN_CUT(dir, 249), SHOWN_CUT(part, 249), strerror(e));
+                       "a name)", AV_SHOWN_WORD(dir, 252), (long)pathconf(".", _PC_NAME_MAX));
+    if (strcmp(dir, part) == 0) return av_fail(err, AV_ERUNTIME, "cannot create folder %s: %s", AV_SHOWN_WORD(dir, 252), strerror(e));
+    return av_fail(err, AV_ERUNTIME, "cannot create folder %s: %s: %s", AV_SHOWN_WORD(dir, 252), AV_SHOWN_WORD(part, 252), strerror(e));
 }
 
 av_status av_mkdir_p(const char *dir, av_err *err) {
@@ -599,13 +586,13 @@ av_status av_dir_writable(const char *dir, av_err *err) {
     int fd = mkstemp(probe), e = fd < 0 ? errno : 0;
     if (fd < 0) {
         unhold_signals(&old);
-        return av_fail(err, AV_ERUNTIME, "cannot write in folder %s: %s", SHOWN_CUT(dir, 249), strerror(e));
+        return av_fail(err, AV_ERUNTIME, "cannot write in folder %s: %s", AV_SHOWN_WORD(dir, 252), strerror(e));
     }
     e = write(fd, "x", 1) == 1 ? 0 : errno ? errno : EIO;
     if (close(fd) != 0 && !e) e = errno;
     unlink(probe);
     unhold_signals(&old);
-    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder %s: %s", SHOWN_CUT(dir, 249), strerror(e));
+    if (e) return av_fail(err, AV_ERUNTIME, "cannot write in folder %s: %s", AV_SHOWN_WORD(dir, 252), strerror(e));
     return AV_OK;
 }
 
