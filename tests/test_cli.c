@@ -2683,6 +2683,38 @@ static void test_cut_folder_name_says_so_and_only_then(void **state) {
     tu_free(&r);
 }
 
+/* A link's target in "is a symbolic link to TARGET" is the link's whole target, or a start of it with "..." after
+ * it: readlink into 256 bytes cut a 400-byte target at 255 with no sign, so `-o l/sub` (l a link to "/nonexist/"
+ * and 400 y's) named a target of 255 bytes as if whole, and `--model m` (m/config.json such a link) too. The
+ * target expected is the one symlink() was given here: --model's message (room for 1,100 bytes) holds it whole;
+ * -o's (room for 305) a start of it, read back by bash, and "..." before ", which does not exist". */
+static void test_long_link_target_whole_or_marked(void **state) {
+    tu_fixture *f = *state;
+    char target[420], link[4200], word[1000], read[1000], want[1000];
+    int n = snprintf(target, sizeof target, "/nonexist/");
+    memset(target + n, 'y', 400), target[n + 400] = 0; /* 410 bytes, a plain word */
+    snprintf(link, sizeof link, "%s/l", f->dir);
+    assert_int_equal(symlink(target, link), 0);
+    snprintf(link, sizeof link, "%s/m", f->dir);
+    assert_int_equal(mkdir(link, 0700), 0);
+    snprintf(link, sizeof link, "%s/m/config.json", f->dir);
+    assert_int_equal(symlink(target, link), 0);
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    tu_result r;
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"-q", "-o", "l/sub", "hi", NULL});
+    assert_int_equal(r.code, 1);
+    if (!strstr(r.err, "..., which does not exist\n")) fail_msg("no \"...\" after the cut target: %s", r.err);
+    tu_word_between(word, sizeof word, r.err, "l is a symbolic link to ", "..., which does not exist");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    assert_true(strlen(read) > 255 && strlen(read) < strlen(target));
+    assert_memory_equal(read, target, strlen(read));
+    tu_free(&r);
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"-q", "--model", "m", "hi", NULL});
+    snprintf(want, sizeof want, " is a symbolic link to %s, which does not exist\n", target);
+    if (r.code != 2 || !strstr(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* Names of files or folders that cannot be seen or typed ran with exit 0 (a figure-maker's pass): --prefix " "
  * wrote " head0.png", --prefix - "-head0.png" (rm and ls read it as an option), --prefix $'v1\u200b' files that
  * ls shows as v1head0.png, and -o $'\u200b' a folder whose name shows as nothing. Each is refused now with exit 2
@@ -5881,6 +5913,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_value_shown_as_its_longest_start, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_long_link_target_whole_or_marked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cut_folder_name_says_so_and_only_then, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_names_that_cannot_be_seen_are_refused, tu_setup_tmpdir,

@@ -525,7 +525,7 @@ static av_status mkdir_one(const char *dir, const char *part, av_err *err) {
         return av_fail(err, AV_ERUNTIME, "cannot create folder %s: %s exists and is not a folder",
                        AV_SHOWN_WORD(dir, 4200), AV_SHOWN_WORD(part, 4200));
     }
-    char target[256];
+    char target[4096]; /* a link's whole target (PATH_MAX): 256 bytes cut a longer one, with no sign of the cut */
     ssize_t tn;
     int why = stat(part, &st) == 0 ? 0 : errno; /* ENOENT: the link's target is missing; ELOOP: a loop */
     if (e == EEXIST && lstat(part, &st) == 0 && S_ISLNK(st.st_mode) &&
@@ -615,7 +615,7 @@ static av_status too_large(av_err *err, const char *path, size_t max_bytes, long
 
 av_status av_dangling_link(const char *path, av_err *err) {
     struct stat st;
-    char target[256];
+    char target[4096]; /* a link's whole target (PATH_MAX): 256 bytes cut a longer one, with no sign of the cut */
     ssize_t tn;
     int why = stat(path, &st) == 0 ? 0 : errno; /* ENOENT: the link's target is missing; ELOOP: a loop */
     if ((why != ENOENT && why != ELOOP) || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode)) return AV_OK;
