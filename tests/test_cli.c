@@ -2715,6 +2715,55 @@ static void test_long_link_target_whole_or_marked(void **state) {
     tu_free(&r);
 }
 
+/* `attnviz -q -o -x hi` made a folder "-x" and exited 0, where --prefix -x is refused because rm, ls and cp read a
+ * name that starts with '-' as an option (GNU sort -o -x and gcc -o -x take "-x" as the file, as getopt gives them
+ * the next word; attnviz refuses it as it refuses --prefix -x and -o -). A separate -o or --dump value starting
+ * with '-' is refused (exit 2, nothing made) unless its first folder is there; the ./NAME the message offers reads
+ * back in bash as ./ and the name; the attached --outdir=-x and -o-x are the user's on purpose and run. The
+ * messages are written by hand. */
+static void test_folder_starting_with_dash_is_refused_when_separate(void **state) {
+    tu_fixture *f = *state;
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    tu_result r;
+    char path[4400], word[400], read[400];
+    static const struct { const char *opt, *val, *says; } cases[] = {
+        {"-o", "-x", "attnviz: error: --outdir '-x' starts with '-', so the folder's name would too, and rm, ls, cp "
+                     "and other tools read such a name as an option; give a folder name such as figs, or ./-x if a "
+                     "folder of that name is meant\n"},
+        {"--dump", "-5", "attnviz: error: --dump '-5' starts with '-', so the folder's name would too, and rm, ls, cp "
+                         "and other tools read such a name as an option; give a folder name such as dump, or ./-5 if "
+                         "a folder of that name is meant\n"},
+        {"--outdir", "-x/figs", "attnviz: error: --outdir '-x/figs' starts with '-', so the folder's name would too, "
+                                "and rm, ls, cp and other tools read such a name as an option; give a folder name such "
+                                "as figs, or ./-x/figs if a folder of that name is meant\n"},
+        {"-o", "-it's x", "attnviz: error: --outdir '-it'\\''s x' starts with '-', so the folder's name would too, and "
+                          "rm, ls, cp and other tools read such a name as an option; give a folder name such as figs, "
+                          "or './-it'\\''s x' if a folder of that name is meant\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"-q", cases[k].opt, cases[k].val, "hi", NULL});
+        assert_int_equal(r.code, 2);
+        assert_string_equal(r.err, cases[k].says);
+        snprintf(path, sizeof path, "%s/%.2s", f->dir, cases[k].val);
+        if (access(path, F_OK) == 0) fail_msg("%s %s made %s", cases[k].opt, cases[k].val, path);
+        tu_free(&r);
+    }
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"-q", "-o", "-it's x", "hi", NULL});
+    tu_word_between(word, sizeof word, r.err, "such as figs, or ", " if a folder");
+    assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
+    assert_string_equal(read, "./-it's x");
+    tu_free(&r);
+    static const char *const ok[][5] = {{"-q", "--outdir=-a", "hi", NULL}, {"-q", "-o-b", "hi", NULL},
+                                        {"-q", "-o", "-a/figs", "hi", NULL}}; /* -a is there by then */
+    for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
+        tu_run_ex(&r, &ro, NULL, 0, ok[k]);
+        if (r.code != 0) fail_msg("%s %s: exit %d: %s", ok[k][1], ok[k][2], r.code, r.err);
+        tu_free(&r);
+    }
+    snprintf(path, sizeof path, "%s/-a/figs/head0.png", f->dir);
+    assert_int_equal(access(path, F_OK), 0);
+}
+
 /* Names of files or folders that cannot be seen or typed ran with exit 0 (a figure-maker's pass): --prefix " "
  * wrote " head0.png", --prefix - "-head0.png" (rm and ls read it as an option), --prefix $'v1\u200b' files that
  * ls shows as v1head0.png, and -o $'\u200b' a folder whose name shows as nothing. Each is refused now with exit 2
@@ -5914,6 +5963,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_value_shown_as_its_longest_start, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_link_target_whole_or_marked, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_folder_starting_with_dash_is_refused_when_separate, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cut_folder_name_says_so_and_only_then, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_output_names_that_cannot_be_seen_are_refused, tu_setup_tmpdir,

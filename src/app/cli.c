@@ -1279,6 +1279,24 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
                        "./- if a folder named '-' is meant", d->name,
                        d->offset == AT(outdir) ? "the figures" : "the .npy files",
                        d->offset == AT(outdir) ? "-o figs" : "--dump dump");
+    /* "-o -x", the folder's name a separate word starting with '-': getopt takes it, as GNU sort -o -x and gcc -o -x
+     * write a file named "-x", and attnviz made a folder "-x" and exited 0 (silently with -q), while --prefix -x is
+     * refused because rm, ls and cp read such a name as an option; the folder is named in those commands as the
+     * prefix is, and a word starting with '-' after -o is more often a slip (a forgotten folder, a mistyped option)
+     * than a name. Refused unless that folder is there; "./-x" names it, and an attached --outdir=-x is the user's
+     * on purpose, as --outdir=--heads is */
+    char first[4200] = ""; /* the name's first folder, "-x" of "-x/figs": the user's when it is there */
+    if (arg && separate && (d->offset == AT(outdir) || d->offset == AT(dump_dir)) && arg[0] == '-' && arg[1] &&
+        strcspn(arg, "/") < sizeof first &&
+        (memcpy(first, arg, strcspn(arg, "/")), access(first, F_OK) != 0)) {
+        char dot[4200], word[320]; /* ./NAME, to paste: given whole or not at all (whole_paste_word) */
+        snprintf(dot, sizeof dot, "./%s", arg);
+        int has_word = whole_paste_word(word, sizeof word, dot) != NULL;
+        return av_fail(err, AV_EUSAGE, "--%s %s starts with '-', so the folder's name would too, and rm, ls, cp and "
+                       "other tools read such a name as an option; give a folder name such as %s, or %s%s if a folder "
+                       "of that name is meant", d->name, AV_QUOTED_WORD(arg, 320), d->offset == AT(outdir) ? "figs" : "dump",
+                       has_word ? word : "the name with ./ before it", has_word ? "" : " (./-x for -x)");
+    }
     if (arg && takes_a_path(d) && d->offset != AT(outdir) && d->offset != AT(dump_dir) && access(arg, F_OK) != 0) {
         char so[800], hint[1200]; /* "--model runs/toy　"3 1 4 >"": one word, no such folder */
         const char *shown = AV_QUOTED_WORD(arg, 100); /* a path, as one shell word: '%s' showed 'runs/it's　3' */
