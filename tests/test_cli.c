@@ -610,6 +610,22 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
         if (!strstr(r.err, shown[k].says)) fail_msg("--title '%s': %s", shown[k].title, r.err);
         tu_free(&r);
     }
+    /* a long one is cut with "..." after it: a title of 200 spaces was shown as 74 of them in quotes, as if whole.
+     * Worked by hand: the word gets 77 bytes, a piece added while 5 are left after it, so the quote and 71 spaces,
+     * the closing quote, then "..."; a title of 74 spaces, whose word of 76 bytes fits the 80, is whole */
+    char title[201], want[300];
+    memset(title, ' ', 200), title[200] = 0;
+    snprintf(want, sizeof want, "attnviz: error: --title '%.71s'... is white space only; give a title\n", title);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--title", title, "a b", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    title[74] = 0;
+    snprintf(want, sizeof want, "attnviz: error: --title '%s' is white space only; give a title\n", title);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--title", title, "a b", NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
 }
 
 static void test_trace_shows_every_stage(void **state) {

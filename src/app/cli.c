@@ -1036,7 +1036,7 @@ static const char *whole_paste_word(char *buf, size_t n, const char *s) {
  * left-to-right mark), which draw and show nothing (--title $'\u200b' drew an invisible title and exited 0,
  * a figure-maker's pass); then AV_EUSAGE: "--NAME 'S' is white space only; IF_EMPTY", or "has no visible
  * character (U+XXXX is an invisible format character)" naming the first Cf. s is valid UTF-8; the message
- * quotes shown when not NULL, else s as av_shell_word writes it. */
+ * quotes shown when not NULL, else s as av_shell_word writes it, in 80 bytes, or cut to 77 and "..." after it. */
 static av_status check_not_blank(const char *name, const char *s, const char *shown, const char *if_empty,
                                   av_err *err) {
     const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
@@ -1052,7 +1052,8 @@ static av_status check_not_blank(const char *name, const char *s, const char *sh
     if (p < end || !*s) return AV_OK;
     char word[240];
     if (shown) av_quoted_word(word, sizeof word, shown);
-    else av_shell_word(word, 80, s);
+    else if (!whole_paste_word(word, 80, s)) /* cut, "..." after it, as av_shown_word marks a cut: --title of 200 */
+        av_shell_word(word, 77, s), strcat(word, "...");  /* spaces showed 74 of them as if the whole title */
     if (format)
         return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is an invisible format character); "
                        "%s", name, word, format, if_empty);
