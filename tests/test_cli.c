@@ -155,6 +155,19 @@ static void test_unknown_and_missing(void **state) {
     /* an abbreviation, as getopt_long takes it, is an option too ('--ste' was "not a task") */
     expect_usage((const char *[]){"--train", "--ste", "3", NULL}, "option '--train' needs a task, but the word after "
                  "it is the option '--ste'");
+    { /* a long option word is cut as every value is, at 64 bytes with "…" (show_value): it was cut at 40 with no
+       * mark, '--d-model=888…8' (30 eights of 70) read as the whole word; worked by hand, "--d-model=" is 10 of
+       * the 64 bytes, so 54 eights and "…" */
+        char word[81], want[200];
+        memcpy(word, "--d-model=", 10), memset(word + 10, '8', 70), word[80] = 0;
+        snprintf(want, sizeof want, "attnviz: error: option '--heads' needs a value N, but the word after it is the "
+                 "option '%.64s\u2026'; give the value right after --heads\n", word);
+        tu_result r;
+        run_attnviz(&r, NULL, "-q", "--heads", word, "hi", NULL);
+        assert_int_equal(r.code, 2);
+        assert_string_equal(r.err, want);
+        tu_free(&r);
+    }
     { /* a value attached to its option is the user's on purpose: --outdir=--heads and -o--quiet are folders
        * (--prefix=--heads would start the files' names with '-': test_output_names_that_cannot_be_seen_are_refused) */
         static const char *const attached[][4] = {{"--outdir=--heads", "x", NULL}, {"-o--quiet", "x", NULL}};

@@ -1179,12 +1179,11 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
      * missing (a --title may be anything) */
     if (arg && separate && (d->kind != OPT_STRING || (takes_a_path(d) && access(arg, F_OK) != 0)) &&
         names_an_option(arg)) {
-        char opt[41]; /* its first 40 bytes, whole characters, as one word: '--heads=it's' was an open quote */
-        snprintf(opt, sizeof opt, "%s", arg);
-        av_utf8_trim_cut(opt);
+        /* as one word, '--heads=it'\''s' ('--heads=it's' was an open quote), and a long one cut with "…" as every
+         * value is (show_word): its first 40 bytes, cut with no mark, read as the whole word */
         return av_fail(err, AV_EUSAGE, "option '--%s' needs %s%s%s, but the word after it is the option %s; give "
                        "the %s right after --%s", d->name, d->noun ? "a " : "a value", d->noun ? d->noun : d->arg ? " " : "",
-                       d->noun ? "" : d->arg ? d->arg : "", SHOW_WORD(opt), d->noun ? d->noun : "value", d->name);
+                       d->noun ? "" : d->arg ? d->arg : "", SHOW_WORD(arg), d->noun ? d->noun : "value", d->name);
     }
     /* "--outdir=~/figs": the shell expands ~ only at a word's start, so the value kept it, and attnviz made a
      * folder named "~" here and said "wrote ~/figs/head0.png", which reads as the home folder (a figure-maker's
