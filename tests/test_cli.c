@@ -639,6 +639,18 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* the --no-plot warning cut a title of 300 x's at 79 with no mark; by hand: a plain word in 77 bytes, 76 x's,
+     * then "..."; 79 x's fit the 80 bytes whole */
+    memset(title, 'x', 200), title[200] = 0;
+    snprintf(want, sizeof want, "--title %.76s... has no effect with --no-plot", title);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--title", title, "a b", NULL);
+    if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    title[79] = 0;
+    snprintf(want, sizeof want, "--title %s has no effect with --no-plot", title);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--title", title, "a b", NULL);
+    if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
 }
 
 static void test_trace_shows_every_stage(void **state) {
@@ -3495,9 +3507,10 @@ static void test_options_without_effect_warn(void **state) {
         {{"--title", "My fig", "--no-plot"}, "attnviz: warning: --title 'My fig' has no effect with --no-plot (no"},
         {{"--title", "it's", "--no-plot"}, "attnviz: warning: --title 'it'\\''s' has no effect with --no-plot (no"},
         {{"--title", "注意力", "--no-plot"}, "attnviz: warning: --title 注意力 has no effect with --no-plot (no"},
-        /* cut short inside the quotes at a whole character (3-byte 注), then closed */
+        /* cut short inside the quotes at a whole character (3-byte 注), then closed, and "..." says so: the word
+         * gets 77 bytes, a piece added while 5 are left, so the quote and 70 bytes (seven 注意力 and their spaces) */
         {{"--title", "注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力 注意力", "--no-plot"},
-         "attnviz: warning: --title '注意力 注意力 注意力 注意力 注意力 注意力 注意力 注' has no effect"},
+         "attnviz: warning: --title '注意力 注意力 注意力 注意力 注意力 注意力 注意力 '... has no effect"},
         {{"--prefix", "a b", "--no-plot"}, "attnviz: warning: --prefix 'a b' has no effect with --no-plot (no"},
         /* scores and pe are always RdBu_r: --cmap changed no pixel, and nothing said so */
         {{"--figures", "scores,pe", "--cmap", "magma"}, "attnviz: warning: --cmap magma has no effect with --figures "

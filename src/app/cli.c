@@ -1031,6 +1031,14 @@ static const char *whole_paste_word(char *buf, size_t n, const char *s) {
 }
 
 
+/* s as av_shell_word writes it, into buf (n >= 16 bytes): whole when it fits, else cut to n - 3 bytes with "..."
+ * after it, as av_shown_word marks a cut; a blank --title of 200 spaces and a --title of 300 x's in the --no-plot
+ * warning were cut at 80 bytes with no mark (a tester's pass). Returns buf. No errors. */
+static const char *marked_shell_word(char *buf, size_t n, const char *s) {
+    if (!whole_paste_word(buf, n, s)) av_shell_word(buf, n - 3, s), strcat(buf, "...");
+    return buf;
+}
+
 /* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...)
  * and invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
  * left-to-right mark), which draw and show nothing (--title $'\u200b' drew an invisible title and exited 0,
@@ -1052,8 +1060,7 @@ static av_status check_not_blank(const char *name, const char *s, const char *sh
     if (p < end || !*s) return AV_OK;
     char word[240];
     if (shown) av_quoted_word(word, sizeof word, shown);
-    else if (!whole_paste_word(word, 80, s)) /* cut, "..." after it, as av_shown_word marks a cut: --title of 200 */
-        av_shell_word(word, 77, s), strcat(word, "...");  /* spaces showed 74 of them as if the whole title */
+    else marked_shell_word(word, 80, s);
     if (format)
         return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is an invisible format character); "
                        "%s", name, word, format, if_empty);
@@ -2038,7 +2045,7 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
         else if (d->kind == OPT_DOUBLE) snprintf(buf, n, "--%s %g", name, *(const double *)field);
         else if (d->kind == OPT_STRING) {
             char word[80];
-            av_shell_word(word, sizeof word, *(const char *const *)field);
+            marked_shell_word(word, sizeof word, *(const char *const *)field);
             snprintf(buf, n, "--%s %s", name, word);
         }
         else snprintf(buf, n, "--%s", name);
@@ -2052,7 +2059,7 @@ static void given_text(char *buf, size_t n, const av_options *o, const char *nam
     if (strcmp(name, "figures") == 0) snprintf(buf, n, "--figures %.80s", o->figures_arg);
     else if (strcmp(name, "prefix") == 0) {
         char word[84];
-        av_shell_word(word, sizeof word, o->prefix);
+        marked_shell_word(word, sizeof word, o->prefix);
         snprintf(buf, n, "--prefix %s", word);
     }
     else if (strcmp(name, "layer") == 0) {
