@@ -1656,6 +1656,11 @@ static void test_head_dim_messages_name_the_keys(void **state) {
                                 "2·num_attention_heads = 8: 8)"},
         {"\"hidden_size\": 64, \"head_dim\": 32", "head_dim 32 is not supported: attnviz needs head_dim = hidden_size / "
                                                 "num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim key)"},
+        /* head_dim 0 was taken as no key (exit 0, the trace ran with head_dim 16): transformers' LlamaConfig keeps
+         * it ("head_dim if head_dim is not None else hidden_size // num_attention_heads"), so LlamaAttention's
+         * q_proj would be (4·0, 64) = (0, 64), and these weights' (64, 64) would not load */
+        {"\"hidden_size\": 64, \"head_dim\": 0", "head_dim 0 is not supported: attnviz needs head_dim = hidden_size / "
+                                               "num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim key)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         assert_int_equal(tu_write_replaced(path, json, "\"hidden_size\": 64", cases[i][0]), 0);

@@ -145,7 +145,9 @@ static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n
                        c->n_kv_head, c->n_head, divisors);
     }
     int D = c->n_embd / c->n_head;
-    if (head_dim && head_dim != D) /* transformers would size q_proj by it: attnviz's heads split hidden_size */
+    /* transformers would size q_proj by it: attnviz's heads split hidden_size. INT_MIN: no key (or null); 0 is a
+     * value, which LlamaConfig keeps (it derives head_dim only when it is None) */
+    if (head_dim != INT_MIN && head_dim != D)
         return av_fail(err, AV_EUSAGE, "%s: head_dim %d is not supported: attnviz needs head_dim = hidden_size / "
                        "num_attention_heads = %d / %d = %d (allowed: %d, or no head_dim key)", n, head_dim, c->n_embd,
                        c->n_head, D, D);
@@ -156,7 +158,7 @@ static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n
         else if (lo >= 1 || hi <= AV_MAX_D_MODEL) snprintf(sizes, sizeof sizes, ": %d", lo >= 1 ? lo : hi);
         return av_fail(err, AV_EUSAGE, "%s: %shead_dim = hidden_size / num_attention_heads = %d / %d = %d is odd; RoPE "
                        "rotates pairs of dimensions, so it must be even (allowed: hidden_size a multiple of "
-                       "2·num_attention_heads = %d%s)", n, head_dim ? "" : "the derived ", c->n_embd, c->n_head, D,
+                       "2·num_attention_heads = %d%s)", n, head_dim != INT_MIN ? "" : "the derived ", c->n_embd, c->n_head, D,
                        2 * c->n_head, sizes);
     }
     if (c->n_inter < 1 || c->n_inter > 16 * AV_MAX_D_MODEL)
@@ -217,7 +219,7 @@ av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len
     av_status s = av_json_parse_object(&root, json, len, NULL, name, err);
     if (s) return s;
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(root, "model_type");
-    int head_dim = 0;
+    int head_dim = INT_MIN; /* no head_dim key */
     /* Qwen2Config's default length is 32768, LlamaConfig's 2048 (transformers' configuration_*.py): a Qwen2 config.json
      * without the key was held to 2048, and the message blamed a key the file does not have (a pass's report) */
     c->max_positions_from = "max_position_embeddings in config.json";

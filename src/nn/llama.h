@@ -88,7 +88,7 @@ typedef struct {
  * vocab_size. Refused with AV_EUSAGE naming the key: another model_type,
  * hidden_act other than "silu", a rope_scaling or rope_parameters other than
  * null or rope_type "default" (θ: rope_parameters.rope_theta, else rope_theta), head_dim other than
- * C/H ("config.json: head_dim 32 is not supported: attnviz needs head_dim =
+ * C/H, 0 too (only null or no key derives it, as in transformers' LlamaConfig) ("config.json: head_dim 32 is not supported: attnviz needs head_dim =
  * hidden_size / num_attention_heads = 64 / 4 = 16 (allowed: 16, or no head_dim
  * key)"), attention_bias, mlp_bias or use_sliding_window true ("config.json:
  * \"mlp_bias\": true is not supported (allowed: false)") or another value
