@@ -265,6 +265,11 @@ static void test_refusals(void **state) {
     static const struct { const char *json, *msg; } bad[] = {
         {"{\"model\":{\"type\":\"WordPiece\",\"vocab\":{}}}", "model type WordPiece is not supported (allowed: BPE)"},
         {"{\"model\":{\"type\":\"Unigram\"}}", "model type Unigram is not supported (allowed: BPE)"},
+        /* a type that is no string, or a model that is no object, was called missing ("model type (missing) is not
+         * supported"): the value is shown */
+        {"{\"model\":{\"type\":5,\"vocab\":{\"a\":0},\"merges\":[]}}", "tokenizer.json: model type 5 is not supported (allowed: BPE)"},
+        {"{\"model\":[\"BPE\"]}", "tokenizer.json: model is [\"BPE\"]; it must be an object (\"type\": \"BPE\", \"vocab\", \"merges\")"},
+        {"{\"version\":\"1.0\"}", "tokenizer.json: has no \"model\"; it must be an object (\"type\": \"BPE\", \"vocab\", \"merges\")"},
         {"{\"pre_tokenizer\":{\"type\":\"Whitespace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[]}}",
          "pre_tokenizer Whitespace is not supported"},
         {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\",\"add_prefix_space\":true},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
