@@ -230,6 +230,21 @@ static void test_sentencepiece_by_hand(void **state) {
     /* "<s>hello": BOS, the added token <s>, then the segment "hello" prepended again (Prepend is per segment) */
     static const int32_t added[] = {1, 1, 264, 266, 265};
     expect_ids(t, "<s>hello", added, 5);
+    /* the same file without model.type, as tokenizers wrote it before the tag: its ModelWrapper reads a model
+     * with no "type" as each kind in turn, BPE first (models/mod.rs, ModelUntagged), so one with "vocab" and
+     * "merges" is this BPE, with these ids. It was refused: "model type (missing) is not supported" */
+    {
+        char *typed = sp_json("\"normalizer\":{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":\"\xe2\x96\x81\"},"
+                              "{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"\xe2\x96\x81\"}]},\"pre_tokenizer\":null");
+        char *at = strstr(typed, "\"type\":\"BPE\",");
+        assert_non_null(at);
+        memmove(at, at + strlen("\"type\":\"BPE\","), strlen(at + strlen("\"type\":\"BPE\",")) + 1);
+        av_hftok *legacy = load(typed);
+        free(typed);
+        expect_ids(legacy, "hello", hello, 4);
+        expect_ids(legacy, "hi \xc3\xa9!", bytes, 7);
+        av_hftok_free(legacy);
+    }
     char label[AV_BPE_LABEL_MAX];
     av_hftok_label(label, sizeof label, t, 264);
     assert_string_equal(label, "\xe2\x90\xa3h");
@@ -270,6 +285,9 @@ static void test_refusals(void **state) {
         {"{\"model\":{\"type\":5,\"vocab\":{\"a\":0},\"merges\":[]}}", "tokenizer.json: model type 5 is not supported (allowed: BPE)"},
         {"{\"model\":[\"BPE\"]}", "tokenizer.json: model is [\"BPE\"]; it must be an object (\"type\": \"BPE\", \"vocab\", \"merges\")"},
         {"{\"version\":\"1.0\"}", "tokenizer.json: has no \"model\"; it must be an object (\"type\": \"BPE\", \"vocab\", \"merges\")"},
+        /* no type and no merges: tokenizers reads it as WordPiece (or WordLevel, Unigram), not as BPE */
+        {"{\"model\":{\"vocab\":{\"a\":0}}}", "tokenizer.json: model type (missing) is not supported (allowed: BPE, or no type with \"vocab\" and \"merges\", "
+                                         "which Hugging Face's tokenizers reads as BPE)"},
         {"{\"pre_tokenizer\":{\"type\":\"Whitespace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[]}}",
          "pre_tokenizer Whitespace is not supported"},
         {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\",\"add_prefix_space\":true},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",

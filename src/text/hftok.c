@@ -703,15 +703,21 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
     const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(model, "type");
     const char *pattern = NULL;
+    /* no "type": tokenizers' ModelWrapper reads such a model (a file written before the tag) as each kind in
+     * turn, BPE first (models/mod.rs, ModelUntagged), and its BPE needs "vocab" and "merges": one with both is a
+     * BPE there, and here; one without "merges" is its WordPiece, WordLevel or Unigram */
+    int untagged_bpe = !mt && cJSON_GetObjectItemCaseSensitive(model, "vocab") &&
+                       cJSON_GetObjectItemCaseSensitive(model, "merges");
     char shown[64] = "(missing)"; /* a type that is no string is shown as the file has it: 5, not "(missing)" */
     if (mt && !cJSON_IsString(mt)) av_json_shown(shown, sizeof shown, mt);
     if (!s && !cJSON_IsObject(model))
         s = model ? av_json_wrong_kind(name, "model", model, "an object (\"type\": \"BPE\", \"vocab\", \"merges\")", err)
                   : av_fail(err, AV_EUSAGE, "%s: has no \"model\"; it must be an object (\"type\": \"BPE\", \"vocab\", "
                             "\"merges\")", name);
-    else if (!s && !(cJSON_IsString(mt) && !strcmp(mt->valuestring, "BPE")))
-        s = av_fail(err, AV_EUSAGE, "%s: model type %s is not supported (allowed: BPE)", name,
-                    cJSON_IsString(mt) ? AV_SHOWN(mt->valuestring, 89) : shown);
+    else if (!s && !untagged_bpe && !(cJSON_IsString(mt) && !strcmp(mt->valuestring, "BPE")))
+        s = av_fail(err, AV_EUSAGE, "%s: model type %s is not supported (allowed: BPE%s)", name,
+                    cJSON_IsString(mt) ? AV_SHOWN(mt->valuestring, 89) : shown,
+                    mt ? "" : ", or no type with \"vocab\" and \"merges\", which Hugging Face's tokenizers reads as BPE");
     if (!s) memset(t->byte_id, 0xff, sizeof t->byte_id), t->bos = -1;
     if (!s) s = classify(t, root, &pattern, name, err);
     const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");

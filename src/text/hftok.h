@@ -62,8 +62,9 @@
  *
  * Refused with AV_EUSAGE and a message naming what was found and what is
  * allowed: model types other than BPE (WordPiece, Unigram, WordLevel; a type
- * that is no string is shown: "model type 5 is not supported"), a "model" that
- * is no object or is missing, a
+ * that is no string is shown: "model type 5 is not supported"; no type is BPE
+ * when the model has "vocab" and "merges", as tokenizers reads a file written
+ * before the tag), a "model" that is no object or is missing, a
  * post_processor that adds tokens attnviz does not (RobertaProcessing,
  * BertProcessing; a template with a special token after the text or two before
  * it; a template token with no id),
