@@ -453,6 +453,16 @@ static void test_bad_llama_folders(void **state) {
         fail_msg("Llama with max_position_embeddings 128, --generate 20 on 124 tokens: exit %d: %s%s", r.code, r.out,
                  r.err);
     tu_free(&r);
+    /* max_position_embeddings 1 and the one token "a": no room, said in the singular (it said "the input is 1
+     * tokens, already the maximum length of 1 positions"), as the stop after one token says "1 token" */
+    assert_int_equal(tu_write_replaced(path, json, "\"max_position_embeddings\": 128,", "\"max_position_embeddings\": 1,"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "2", "a", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: warning: the input is 1 token, already the maximum length of 1 position (the "
+                               "model's max_position_embeddings), so --generate 2 can generate no tokens\n");
+    assert_string_equal(r.out, "  generate    no tokens: the input is already at the maximum length of 1 position (the "
+                               "model's max_position_embeddings)\n              text: \"a\" (the input, nothing added)\n");
+    tu_free(&r);
     free(qjson);
     free(long_text);
     assert_int_equal(tu_write_replaced(path, json, "\"vocab_size\": 50257", "\"vocab_size\": 50257"), 0);

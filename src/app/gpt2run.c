@@ -1113,10 +1113,10 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
                                             : "attnviz's token limit";
     if (steps <= 0) { /* Hugging Face's generate warns and returns the input unchanged; so does this */
         const char *at = T > cap ? "past" : "already"; /* a RoPE model runs a longer input; learned ones refuse it */
-        av_message(stderr, "attnviz: warning: the input is %d tokens, %s the maximum length of %d positions (%s), "
-                "so --generate %d can generate no tokens\n", T, at, cap, why, n);
-        fprintf(f, "  generate    no tokens: the input is %s%s the maximum length of %d positions (%s)\n"
-                "              text: ", at, T > cap ? "" : " at", cap, why);
+        av_message(stderr, "attnviz: warning: the input is %d token%s, %s the maximum length of %d position%s (%s), "
+                "so --generate %d can generate no tokens\n", T, T == 1 ? "" : "s", at, cap, cap == 1 ? "" : "s", why, n);
+        fprintf(f, "  generate    no tokens: the input is %s%s the maximum length of %d position%s (%s)\n"
+                "              text: ", at, T > cap ? "" : " at", cap, cap == 1 ? "" : "s", why);
         av_print_quoted(f, r->text ? r->text : "", r->text ? strlen(r->text) : 0);
         fprintf(f, " (the input, nothing added)\n");
         return AV_OK;
