@@ -1387,12 +1387,17 @@ static void test_bad_checkpoints(void **state) {
                                                        "element of an array; remove it)\n"},
         /* tie_word_embeddings false without lm_head.weight ran tied and said "tied to the token embedding", while
          * transformers draws a random lm_head for it: refused, naming the key and the tensor. With lm_head.weight
-         * (here equal to wte) it loads: the error is then the missing tokenizer's. A key that is no bool is named. */
+         * (here equal to wte) it loads: the error is then the missing tokenizer's. A key that is no bool is named.
+         * The message offered "or a checkpoint with lm_head.weight", but one that differs from wte.weight is refused
+         * ("lm_head.weight differs from wte.weight; only GPT-2's tied unembedding is supported", test_gpt2): the
+         * alternative is said as it is allowed. */
         {"untied config without lm_head", 2, "/model.safetensors: config.json's tie_word_embeddings is false, but there "
                                              "is no tensor \"lm_head.weight\" (transformers would draw a random "
                                              "lm_head, so no logits of this model can be computed); allowed: "
                                              "tie_word_embeddings true (or absent, GPT2Config's default) to use "
-                                             "wte.weight as the output layer, or a checkpoint with lm_head.weight\n"},
+                                             "wte.weight as the output layer, or a checkpoint whose lm_head.weight "
+                                             "equals wte.weight (attnviz runs a GPT-2 only with its output layer tied "
+                                             "to wte)\n"},
         {"untied config with lm_head", 2, "has no vocab.json; a GPT-2 model folder holds"},
         {"tie_word_embeddings not a bool", 2, "/config.json: \"tie_word_embeddings\" is \"no\"; it must be true or false"},
         /* save_pretrained's shards without their index: it said "has no model.safetensors; a GPT-2 model folder

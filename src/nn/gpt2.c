@@ -817,7 +817,8 @@ static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *e
         return av_fail(err, AV_EUSAGE, "%s: config.json's tie_word_embeddings is false, but there is no tensor "
                        "\"lm_head.weight\" (transformers would draw a random lm_head, so no logits of this model can "
                        "be computed); allowed: tie_word_embeddings true (or absent, GPT2Config's default) to use "
-                       "wte.weight as the output layer, or a checkpoint with lm_head.weight", file);
+                       "wte.weight as the output layer, or a checkpoint whose lm_head.weight equals wte.weight "
+                       "(attnviz runs a GPT-2 only with its output layer tied to wte)", file);
     if (!t) return AV_OK;
     m->has_lm_head = 1;
     size_t V = (size_t)m->cfg.vocab_size, C = (size_t)m->cfg.n_embd;
