@@ -2831,6 +2831,33 @@ static void train_toy(const char *dir) {
     tu_free(&r);
 }
 
+/* A folder --train wrote (config.json's attnviz.task) whose vocab.json and merges.txt are gone, with a
+ * tokenizer.json in their place: it said "has no vocab.json; a GPT-2 model folder holds config.json,
+ * model.safetensors, vocab.json and merges.txt (or tokenizer.json instead of both); ...", offering the file the
+ * folder holds. --model reads a trained toy model by the ids of the vocab.json and merges.txt --train writes
+ * (README: "--model of a trained folder ... reads vocab.json"), so tokenizer.json cannot stand in: said so. */
+static void test_toy_folder_with_tokenizer_json_only(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "toy");
+    train_toy(dir);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/vocab.json", dir);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/merges.txt", dir);
+    assert_int_equal(unlink(path), 0);
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    write_text(path, "{}", 2);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--model", dir, "3 1 >", NULL);
+    char want[4800];
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no vocab.json but a tokenizer.json: config.json's "
+             "attnviz.task says attnviz --train wrote this folder, and --model reads the task's text by the ids of "
+             "the vocab.json and merges.txt --train writes (tokenizer.json cannot stand in for them); restore them "
+             "as --train wrote them, or train again\n", tu_sh_word(dir));
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A --model folder with a 1,400-byte path and a 1,000-byte --title: every
  * figure's title is whole (it ends with the mask) and valid UTF-8 in the PNG's
  * iTXt Title and the SVG (a 2,048-byte buffer cut it inside a character). */
@@ -3893,6 +3920,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_one_layer_model_in_the_singular, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_title_and_long_model_path, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_toy_folder_with_tokenizer_json_only, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_too_many_tokens_names_n_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_figures_label_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_figure_labels_parts_of_a_character, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -375,6 +375,15 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
     if (!r->task[0] && lstat(vocab, &sb) != 0 && errno == ENOENT && lstat(merges, &sb) != 0 && errno == ENOENT &&
         stat(json, &sb) == 0)
         return load_tokenizer_json(r, json, err);
+    /* a --train folder is read by its toy vocabulary's ids (check_toy_tokenizer): a tokenizer.json in place of
+     * vocab.json and merges.txt was met with MODEL_FOLDER's "(or tokenizer.json instead of both)" */
+    if (r->task[0] && stat(json, &sb) == 0 && (lstat(vocab, &sb) != 0 || lstat(merges, &sb) != 0)) {
+        const char *gone = lstat(vocab, &sb) != 0 ? "vocab.json" : "merges.txt";
+        return av_fail(err, AV_EUSAGE, "--model %s has no %s but a tokenizer.json: config.json's attnviz.task says "
+                       "attnviz --train wrote this folder, and --model reads the task's text by the ids of the "
+                       "vocab.json and merges.txt --train writes (tokenizer.json cannot stand in for them); restore "
+                       "them as --train wrote them, or train again", AV_SHOWN_WORD(r->dir, 4200), gone);
+    }
     av_status st = check_present(r->dir, "vocab.json", err);
     if (!st) st = check_present(r->dir, "merges.txt", err);
     if (st) return st;
