@@ -122,6 +122,18 @@ static void test_grapheme_clusters(void **state) {
         {"\xD8\x80" "1x", 3},                      /* U+0600 prepends (GB9b) */
         {"a\xD8\x9C" "b", 1},                      /* U+061C is Control: breaks (GB5) */
         {"\xE2\x9C\x93\xEF\xB8\x8F", 6},           /* ✓ + VS16 (Extend) */
+        /* GB9c (Unicode 15.1): a consonant, virama (InCB=Linker), consonant is one conjunct; GraphemeBreakTest
+         * 15.1's "क्ष" U+0915 U+094D U+0937 and the word "क्षत्रिय" = क्ष | त्रि | य by hand */
+        {"\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA4\xB7x", 9},            /* क्ष */
+        {"\xE0\xA4\xA4\xE0\xA5\x8D\xE0\xA4\xB0\xE0\xA4\xBF\xE0\xA4\xAF", 12}, /* त्रि then य */
+        {"\xE0\xA4\x95\xE0\xA4\xBC\xE0\xA5\x8D\xE0\xA4\xB7", 12}, /* क़्ष: nukta U+093C is InCB=Extend */
+        {"\xE0\xA4\x95\xE0\xA5\x8D\xE2\x80\x8D\xE0\xA4\xB7", 12}, /* क्‍ष: ZWJ after the virama */
+        {"\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA5\x8D\xE0\xA4\xB7", 12}, /* two viramas: [Extend Linker]* */
+        {"\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA4\x85", 6},             /* क् then अ (a vowel, not a consonant) */
+        {"\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA6\x95", 9},             /* Devanagari क् + Bengali ক: GB9c joins */
+        {"a\xE0\xA5\x8D\xE0\xA4\xB7", 4},                          /* a + virama, then ष: no consonant before */
+        {"\xE0\xB4\x95\xE0\xB5\x8D\xE0\xB4\x95", 9},             /* Malayalam ക്ക */
+        {"\xE0\xAE\x95\xE0\xAF\x8D\xE0\xAE\xB7", 6},             /* Tamil க் then ஷ: Tamil's virama is no Linker */
     };
     for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
         size_t got = av_utf8_cluster_len(c[k].s, strlen(c[k].s));
@@ -192,6 +204,10 @@ static void test_string_widths(void **state) {
     assert_int_equal(av_utf8_width("\xE1\x84\x80\xE1\x85\xA1\xE1\x86\xA8"), 2); /* 각 in jamo: L V T */
     assert_int_equal(av_utf8_width("ሰላም።"), 4);
     assert_int_equal(av_utf8_width("abc\xD8\x9C" "def"), 6); /* U+061C is invisible */
+    /* a conjunct is one cluster (GB9c) but a cell per consonant, as wcswidth sums क 1, ् 0, ष 1 */
+    assert_int_equal(av_utf8_width("\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA4\xB7"), 2);                  /* क्ष */
+    assert_int_equal(av_utf8_width("\xE0\xA4\x95\xE0\xA5\x8D\xE0\xA4\xB7\xE0\xA4\xA4\xE0\xA5\x8D"
+                                   "\xE0\xA4\xB0\xE0\xA4\xBF\xE0\xA4\xAF"), 5);                        /* क्षत्रिय */
 }
 
 static void test_categories_and_hangul(void **state) {

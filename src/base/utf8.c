@@ -257,15 +257,62 @@ int av_utf8_cp_width(unsigned cp) {
 
 /* ---------------------------------------------------------------- grapheme clusters */
 
+/* UAX #29 rule GB9c (Unicode 15.1), which utf8proc before 2.9 (Unicode 15.0 and older) does not apply:
+ * InCB=Consonant [InCB=Extend InCB=Linker]* InCB=Linker [InCB=Extend InCB=Linker]* x InCB=Consonant, so an
+ * Indic conjunct is one cluster: "क्ष" (U+0915 U+094D U+0937), where utf8proc 2.6 split it after the virama and
+ * a title cut to fit ended "…क्षत्…", the virama hanging before the ellipsis (a lecture-notes author's pass).
+ * The Indic_Conjunct_Break values of Unicode 15.1's DerivedCoreProperties.txt: Linker is the virama of the six
+ * scripts it names (Devanagari, Bengali, Gujarati, Oriya, Telugu, Malayalam), Consonant their letters of
+ * Indic_Syllabic_Category=Consonant, Extend a Grapheme_Cluster_Break=Extend mark of nonzero combining class
+ * (the nukta U+093C) or ZWJ. utf8proc 2.9 and later apply the rule themselves (its state does); the values
+ * also give a conjunct's terminal columns (av_utf8_cluster_width). */
+#if UTF8PROC_VERSION_MAJOR < 2 || (UTF8PROC_VERSION_MAJOR == 2 && UTF8PROC_VERSION_MINOR < 9)
+#define AV_GB9C 1
+#else
+#define AV_GB9C 0
+#endif
+enum { INCB_NONE, INCB_LINKER, INCB_CONSONANT, INCB_EXTEND };
+
+static int incb(unsigned cp) {
+    static const unsigned kConsonant[][2] = {
+        {0x0915, 0x0939}, {0x0958, 0x095F}, {0x0978, 0x097F},                   /* Devanagari */
+        {0x0995, 0x09A8}, {0x09AA, 0x09B0}, {0x09B2, 0x09B2}, {0x09B6, 0x09B9}, /* Bengali */
+        {0x09DC, 0x09DD}, {0x09DF, 0x09DF}, {0x09F0, 0x09F1},
+        {0x0A95, 0x0AA8}, {0x0AAA, 0x0AB0}, {0x0AB2, 0x0AB3}, {0x0AB5, 0x0AB9}, /* Gujarati */
+        {0x0AF9, 0x0AF9},
+        {0x0B15, 0x0B28}, {0x0B2A, 0x0B30}, {0x0B32, 0x0B33}, {0x0B35, 0x0B39}, /* Oriya */
+        {0x0B5C, 0x0B5D}, {0x0B5F, 0x0B5F}, {0x0B71, 0x0B71},
+        {0x0C15, 0x0C28}, {0x0C2A, 0x0C39}, {0x0C58, 0x0C5A},                   /* Telugu */
+        {0x0D15, 0x0D3A}};                                                        /* Malayalam */
+    if (cp == 0x094D || cp == 0x09CD || cp == 0x0ACD || cp == 0x0B4D || cp == 0x0C4D || cp == 0x0D4D)
+        return INCB_LINKER;
+    for (size_t k = 0; k < sizeof kConsonant / sizeof kConsonant[0]; k++)
+        if (cp >= kConsonant[k][0] && cp <= kConsonant[k][1]) return INCB_CONSONANT;
+    if (cp > 0x10FFFF) return INCB_NONE;
+    const utf8proc_property_t *p = utf8proc_get_property((utf8proc_int32_t)cp);
+    if (p->boundclass == UTF8PROC_BOUNDCLASS_ZWJ || (p->boundclass == UTF8PROC_BOUNDCLASS_EXTEND && p->combining_class))
+        return INCB_EXTEND;
+    return INCB_NONE;
+}
+
 size_t av_utf8_cluster_len(const char *s, size_t len) {
     const unsigned char *u = (const unsigned char *)s;
     utf8proc_int32_t state = 0;
     size_t at;
     utf8proc_int32_t prev = (utf8proc_int32_t)decode_lenient(u, len, &at);
+#if AV_GB9C
+    int conjunct = incb((unsigned)prev) == INCB_CONSONANT; /* 1 after a consonant, 2 after it and a linker */
+#endif
     while (at < len) {
         size_t k;
         utf8proc_int32_t cp = (utf8proc_int32_t)decode_lenient(u + at, len - at, &k);
+#if AV_GB9C
+        int c = incb((unsigned)cp);
+        if (utf8proc_grapheme_break_stateful(prev, cp, &state) && !(conjunct == 2 && c == INCB_CONSONANT)) break;
+        conjunct = c == INCB_CONSONANT ? 1 : c == INCB_LINKER && conjunct ? 2 : c == INCB_EXTEND ? conjunct : 0;
+#else
         if (utf8proc_grapheme_break_stateful(prev, cp, &state)) break;
+#endif
         prev = cp;
         at += k;
     }
@@ -295,13 +342,16 @@ int av_utf8_cluster_width(const char *s, size_t len) {
     if (len == 0) return 0;
     if (av_utf8_cluster_is_emoji(s, len)) return 2;
     const unsigned char *u = (const unsigned char *)s;
-    int w = 0, wide = 0; /* the widest code point; how many are wide */
+    int w = 0, wide = 0, joined = 0, linker = 0; /* the widest code point; how many are wide; conjuncts' columns */
     for (size_t at = 0, k; at < len; at += k) {
-        int cw = av_utf8_cp_width(decode_lenient(u + at, len - at, &k));
+        unsigned cp = decode_lenient(u + at, len - at, &k);
+        int cw = av_utf8_cp_width(cp), c = incb(cp);
+        if (c == INCB_CONSONANT && linker) joined += cw; /* a terminal gives "क्ष" a cell per consonant, 2 */
+        linker = c == INCB_LINKER || (linker && c == INCB_EXTEND);
         if (cw > w) w = cw;
         wide += cw == 2;
     }
-    return w + (wide > 1 ? 2 * (wide - 1) : 0);
+    return w + joined + (wide > 1 ? 2 * (wide - 1) : 0);
 }
 
 int av_utf8_width(const char *s) {

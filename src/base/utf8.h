@@ -13,7 +13,9 @@
  * grapheme cluster boundaries, East Asian display width, Extended_Pictographic)
  * come from utf8proc (https://juliastrings.github.io/utf8proc/), whose
  * Unicode version av_utf8_unicode_version() names. No module keeps its own
- * table of ranges. Extended grapheme clusters follow UAX #29 (section 3.1.1),
+ * table of ranges, but for UAX #29's rule GB9c (Indic conjuncts, Unicode 15.1), which utf8proc before 2.9
+ * lacks: utf8.c then keeps its Indic_Conjunct_Break values (av_utf8_cluster_len).
+ * Extended grapheme clusters follow UAX #29 (section 3.1.1),
  * display width UAX #11 as utf8proc applies it (the same numbers as a
  * current wcwidth), emoji presentation UTS #51 (section 4).
  *
@@ -236,7 +238,10 @@ int av_utf8_cp_width(unsigned cp);
 /* ---------------------------------------------------------------- grapheme clusters */
 
 /* Bytes of the extended grapheme cluster (UAX #29) that starts at s[0],
- * within s[0..len), len >= 1 (lenient: invalid bytes are single U+FFFD). */
+ * within s[0..len), len >= 1 (lenient: invalid bytes are single U+FFFD).
+ * An Indic conjunct is one cluster (GB9c, Unicode 15.1, as ICU 74 and
+ * later segment it): "क्ष" (U+0915 U+094D U+0937) whole, also with utf8proc
+ * older than 2.9, which split it after the virama U+094D. */
 size_t av_utf8_cluster_len(const char *s, size_t len);
 
 /* 1 if the cluster s[0..len) is shown as an emoji (UTS #51): an
@@ -252,8 +257,9 @@ int av_utf8_cluster_is_emoji(const char *s, size_t len);
  * selectors add nothing) plus 2 for each further wide code point, which a
  * terminal gives two cells of its own (wcwidth): the old Hangul cluster of
  * two leading jamo U+1100 U+1100 "ᄀᄀ" is 4 columns, a syllable of jamo
- * U+1100 U+1161 "가" (the vowel narrow) 2. For one code point this is
- * av_utf8_cp_width. */
+ * U+1100 U+1161 "가" (the vowel narrow) 2, and each consonant an Indic
+ * conjunct joins (GB9c) its own column, as wcswidth sums them: "क्ष" 2.
+ * For one code point this is av_utf8_cp_width. */
 int av_utf8_cluster_width(const char *s, size_t len);
 
 /* Terminal columns of a NUL-terminated string: the sum over its clusters. */
