@@ -616,6 +616,17 @@ static void test_usage_errors_exit_2_on_stderr(void **state) {
         {"\xC2\xA0x", "warning: --title '\xC2\xA0x' has no effect with --no-plot"},
         {"x\xE2\x80\x8B", "warning: --title 'x\xE2\x80\x8B' has no effect with --no-plot"}, /* zero-width space */
         {"\xE6\x88\x91\xE7\x88\xB1", "warning: --title \xE6\x88\x91\xE7\x88\xB1 has no effect"}, /* 我爱: as it is */
+        /* combining marks only (category Mn, Me: U+0301 acute, U+0308 diaeresis, U+20DD enclosing circle), alone
+         * or after a space: no grapheme has a base (UAX #29: " \u0301" is one cluster on the space), so the
+         * figure drew an accent over nothing and exited 0; the value is shown as code points, as a lone mark
+         * would sit on the quote before it */
+        {"\xCC\x81", "error: --title '<U+0301>' has no visible character (U+0301 is a combining mark, which draws on "
+                     "the letter, digit or symbol before it, and the value has none); give a title\n"},
+        {"\xCC\x81\xCC\x88", "error: --title '<U+0301><U+0308>' has no visible character (U+0301 is a combining mark"},
+        {" \xCC\x81", "error: --title ' <U+0301>' has no visible character (U+0301 is a combining mark"},
+        {"\xE2\x80\x8B\xE2\x83\x9D", "error: --title '<U+200B><U+20DD>' has no visible character (U+20DD is a "
+                                     "combining mark"},
+        {"e\xCC\x81", "warning: --title e\xCC\x81 has no effect with --no-plot"}, /* é decomposed: a base and its mark */
     };
     for (size_t k = 0; k < sizeof shown / sizeof shown[0]; k++) {
         run_attnviz(&r, NULL, "-q", "--no-plot", "--title", shown[k].title, "a b", NULL);
@@ -2838,6 +2849,10 @@ static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
                                       "slide1_ (a space between words is fine)\n"},
         {"-o", "\xE2\x80\x8B", "attnviz: error: --outdir '<U+200B>' has no visible character (U+200B is an "
                                "invisible format character); give a folder name such as figs\n"},
+        /* a combining mark (Mn) alone: a folder whose name draws on nothing, shown as its code point */
+        {"-o", "\xCC\x81", "attnviz: error: --outdir '<U+0301>' has no visible character (U+0301 is a combining "
+                           "mark, which draws on the letter, digit or symbol before it, and the name has none); give "
+                           "a folder name such as figs\n"},
         {"-o", "figs\xEF\xBB\xBF", "attnviz: error: --outdir 'figs<U+FEFF>' holds U+FEFF (byte 4), an invisible "
                                    "format character, which shows as nothing: the folder's name would not be the "
                                    "name a listing seems to show, and could not be typed from it; give a folder "

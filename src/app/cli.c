@@ -1039,26 +1039,46 @@ static const char *marked_shell_word(char *buf, size_t n, const char *s) {
     return buf;
 }
 
-/* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...)
- * and invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
+/* AV_OK unless s is made only of Unicode spaces (Zs: ' ', U+3000 ideographic, U+00A0 no-break, U+2003 em ...),
+ * invisible format characters (Cf: U+200B zero-width space, U+2060 word joiner, U+FEFF, U+200E
  * left-to-right mark), which draw and show nothing (--title $'\u200b' drew an invisible title and exited 0,
- * a figure-maker's pass); then AV_EUSAGE: "--NAME 'S' is white space only; IF_EMPTY", or "has no visible
- * character (U+XXXX is an invisible format character)" naming the first Cf. s is valid UTF-8; the message
+ * a figure-maker's pass), and combining marks (Mn, Mc, Me: U+0301, U+0308, U+20DD), which draw on the
+ * character before them: with no letter, digit or symbol to carry them, no grapheme of s has a base
+ * (UAX #29's clusters of s start with a space or a mark), so they show on a space or on nothing
+ * (--title $'\u0301' drew a lone accent over the title's first gap and exited 0, a lecture-notes author's
+ * pass); then AV_EUSAGE: "--NAME 'S' is white space only; IF_EMPTY", "has no visible character (U+XXXX is an
+ * invisible format character)" naming the first Cf, or "has no visible character ('<U+0301>': U+0301 is a
+ * combining mark ...)" naming the first mark, the value shown with its marks, spaces but ' ' and format
+ * characters as <U+XXXX>, as a lone mark sits on the quote before it. s is valid UTF-8; the message
  * quotes shown when not NULL, else s as av_shell_word writes it, in 80 bytes, or cut to 77 and "..." after it. */
 static av_status check_not_blank(const char *name, const char *s, const char *shown, const char *if_empty,
                                   av_err *err) {
     const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
-    unsigned cp, format = 0;
+    unsigned cp, format = 0, mark = 0;
     const char *why;
     int k;
     av_ucat c;
+    char marks[200] = ""; /* s with each code point but ' ' as <U+XXXX> (the first 16) */
+    size_t at = 0;
     while (p < end && (k = av_utf8_decode(p, (size_t)(end - p), &cp, &why)) > 0 &&
-           ((c = av_utf8_category(cp)) == AV_UC_ZS || c == AV_UC_CF)) {
+           ((c = av_utf8_category(cp)) == AV_UC_ZS || c == AV_UC_CF || c == AV_UC_MN || c == AV_UC_MC ||
+            c == AV_UC_ME)) {
         if (c == AV_UC_CF && !format) format = cp;
+        if ((c == AV_UC_MN || c == AV_UC_MC || c == AV_UC_ME) && !mark) mark = cp;
+        if (at + 12 < sizeof marks - 4)
+            at += (size_t)(cp == ' ' ? snprintf(marks + at, sizeof marks - at, " ")
+                                     : snprintf(marks + at, sizeof marks - at, "<U+%04X>", cp));
+        else if (!strstr(marks, "\xE2\x80\xA6")) at += (size_t)snprintf(marks + at, sizeof marks - at, "\xE2\x80\xA6");
         p += k;
     }
     if (p < end || !*s) return AV_OK;
     char word[240];
+    if (mark) {
+        av_quoted_word(word, sizeof word, marks);
+        return av_fail(err, AV_EUSAGE, "--%s %s has no visible character (U+%04X is a combining mark, which draws on "
+                       "the letter, digit or symbol before it, and %s has none); %s", name, word, mark,
+                       shown ? "the name" : "the value", if_empty);
+    }
     if (shown) av_quoted_word(word, sizeof word, shown);
     else marked_shell_word(word, 80, s);
     if (format)
