@@ -2931,6 +2931,38 @@ static void test_missing_glyph_in_the_title_is_not_blamed_on_the_labels(void **s
     tu_free(&r);
 }
 
+/* The glyph warning says what each --format shows: `attnviz --format svg --title "A\uFFFF" "I love"` warned that
+ * U+FFFF was "drawn as boxes", where the SVG holds U+FFFD (EF BF BD) in its place (XML 1.0's Char production
+ * allows neither U+FFFE nor U+FFFF) and a viewer draws the replacement character. The PNG draws a box; --format
+ * both says both. The file's bytes are checked too, so the warning and the SVG agree. */
+static void test_missing_glyph_warning_says_what_the_svg_shows(void **state) {
+    fixture *f = *state;
+    tu_result r;
+    static const struct { const char *format, *says; } cases[] = {
+        {"svg", "(U+FFFF) has no glyph in any installed font; written as U+FFFD \xEF\xBF\xBD in the SVG, as XML allows "
+                "no U+FFFE or U+FFFF\n"},
+        {"both", "(U+FFFF) has no glyph in any installed font; drawn as boxes in the PNG, written as U+FFFD "
+                 "\xEF\xBF\xBD in the SVG, as XML allows no U+FFFE or U+FFFF\n"},
+        {"png", "(U+FFFF) has no glyph in any installed font; drawn as boxes\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char dir[32];
+        snprintf(dir, sizeof dir, "ffff_%s", cases[k].format);
+        RUN(&r, "-q", "--format", cases[k].format, "--title", "A\xEF\xBF\xBF", "-o", in(f, dir), "I love");
+        expect_ok(&r);
+        if (!strstr(r.err, cases[k].says)) fail_msg("--format %s: %s", cases[k].format, r.err);
+        tu_free(&r);
+        if (strcmp(cases[k].format, "png") == 0) continue;
+        char path[64];
+        snprintf(path, sizeof path, "%s/head0.svg", dir);
+        char *svg = tu_slurp_file(in(f, path), NULL);
+        assert_non_null(svg);
+        assert_non_null(strstr(svg, ">A\xEF\xBF\xBD \xC2\xB7 head 0 of 1"));
+        assert_null(strstr(svg, "\xEF\xBF\xBF"));
+        free(svg);
+    }
+}
+
 /* Emoji sequences that are one character to the reader but several to the fonts are said, once: `attnviz --heads
  * 1 -o DIR "I 👍🏽 🇯🇵 you"` drew the flag as two boxed letters J P and the thumb as a thumb and a colour swatch,
  * in head0.png and the SVG, and said nothing. The note's text is written here by hand (code points from UTS #51's
@@ -3620,6 +3652,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cjk_accents_and_emoji, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_warning_names_the_character, setup, teardown),
         cmocka_unit_test_setup_teardown(test_missing_glyph_in_the_title_is_not_blamed_on_the_labels, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_glyph_warning_says_what_the_svg_shows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emoji_sequences_drawn_in_parts_are_noted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tag_sequences_drawn_as_their_base_are_noted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_svg_font_family_names_each_family_once, setup, teardown),

@@ -593,19 +593,33 @@ static void note_split_sequences(void) {
                more, n == 1 ? "this sequence" : "these sequences");
 }
 
-void av_figures_warn_missing_glyphs(void) {
+void av_figures_warn_missing_glyphs(const av_options *o) {
     int n = av_plot_missing_glyphs();
     char why[600] = ""; /* a binary copied without its data folder: the boxes' cause is that folder, not the system */
     if (n > 0 && !av_assets_dir())
         snprintf(why, sizeof why, "; attnviz's own DejaVu Sans was not found either (no fonts/DejaVuSans.ttf in %.400s, "
                  "nor in ../share/attnviz or assets/ beside the binary: make install puts it there)", av_assets_datadir());
     char cps[80] = ""; /* which ones: in a long -f text the boxes are hard to find */
-    for (int k = 0, at = 0; k < n && k < 6 && av_plot_missing_glyph(k); k++)
-        at += snprintf(cps + at, sizeof cps - (size_t)at, "%sU+%04X", k ? ", " : " (", av_plot_missing_glyph(k));
+    int nonchar = 0; /* U+FFFE, U+FFFF among them: XML 1.0 allows neither, so the SVG has U+FFFD (svgout.c) */
+    for (int k = 0, at = 0; k < n && k < 6 && av_plot_missing_glyph(k); k++) {
+        unsigned cp = av_plot_missing_glyph(k);
+        nonchar += cp == 0xFFFE || cp == 0xFFFF;
+        at += snprintf(cps + at, sizeof cps - (size_t)at, "%sU+%04X", k ? ", " : " (", cp);
+    }
     if (cps[0]) strcat(cps, n > 6 ? ", \xE2\x80\xA6)" : ")"); /* … */
+    /* what the figures show: a PNG draws a box; an SVG has U+FFFD (�) for U+FFFE and U+FFFF (--title "A\uFFFF"
+     * with --format svg was said to be "drawn as boxes") */
+    const char *shown = o->format == AV_FMT_PNG || !nonchar ? "drawn as boxes"
+                        : nonchar == n ? (o->format == AV_FMT_SVG ? "written as U+FFFD \xEF\xBF\xBD in the SVG, as XML "
+                                                                    "allows no U+FFFE or U+FFFF"
+                                                                  : "drawn as boxes in the PNG, written as U+FFFD "
+                                                                    "\xEF\xBF\xBD in the SVG, as XML allows no U+FFFE "
+                                                                    "or U+FFFF")
+                                       : "drawn as boxes, but U+FFFE and U+FFFF written as U+FFFD \xEF\xBF\xBD in "
+                                         "the SVG, as XML allows neither";
     if (n > 0)
-        av_message(stderr, "attnviz: warning: %d character%s in the figures' text%s %s no glyph in any installed font; drawn "
-                   "as boxes%s\n", n, n == 1 ? "" : "s", cps, n == 1 ? "has" : "have", why);
+        av_message(stderr, "attnviz: warning: %d character%s in the figures' text%s %s no glyph in any installed font; "
+                   "%s%s\n", n, n == 1 ? "" : "s", cps, n == 1 ? "has" : "have", shown, why);
     note_split_sequences();
 }
 
@@ -701,7 +715,7 @@ av_status av_figures_write(const av_model *m, const av_tokens *toks, const av_op
     }
     free(fr.hms);
     free(fr.titles);
-    if (!s) av_figures_warn_missing_glyphs();
+    if (!s) av_figures_warn_missing_glyphs(o);
     return s;
 }
 
@@ -868,7 +882,7 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     free(fr.hms);
     free(fr.titles);
     av_labels_free(pieces, toks->n);
-    if (!s) av_figures_warn_missing_glyphs();
+    if (!s) av_figures_warn_missing_glyphs(o);
     return s;
 }
 

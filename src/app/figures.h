@@ -174,13 +174,15 @@ void av_figures_warn_cut_titles(FILE *fp, const av_options *o);
 
 /* Warn on stderr when the labels drawn since av_plot_reset_missing (render/plot.h) had characters no installed
  * font has (av_plot_missing_glyphs distinct code points; the first 6, av_plot_missing_glyph, named as U+1FA77),
- * adding that attnviz's own fonts were not found when no data folder was (app/assets.h: the folder searched).
+ * adding that attnviz's own fonts were not found when no data folder was (app/assets.h: the folder searched),
+ * and what o->format's figures show for them: boxes in a PNG; in an SVG U+FFFD for U+FFFE and U+FFFF, which
+ * XML 1.0 does not allow (render/svgout.c).
  * Printed with -q too: the man page's -q keeps errors and warnings, as for the unused-option warnings. Nothing
  * when every character had a glyph. Then one note for the emoji sequences those figures drew as several things
  * side by side (av_plot_split_sequences: a flag as its two letters, a skin tone as a swatch after its base, a ZWJ
  * sequence as its emoji) or as their base alone (a tag sequence: the flag of England as a black flag); up to 4
  * named with their code points), also with -q, since a figure-maker otherwise
  * learns it only by looking closely; nothing when there were none. */
-void av_figures_warn_missing_glyphs(void);
+void av_figures_warn_missing_glyphs(const av_options *o);
 
 #endif

@@ -427,7 +427,7 @@ int main(int argc, char **argv) {
         av_assets_use_fonts();
         av_plot_reset_missing();
         st = av_train_command(&r.o, r.cmd, &err); /* train.h: its own data path, into -o DIR */
-        if (!st) av_figures_warn_missing_glyphs(); /* its figures' boxes were not reported */
+        if (!st) av_figures_warn_missing_glyphs(&r.o); /* its figures' boxes were not reported */
         if (!st) av_figures_note_lowered_dpi(stderr, &r.o);
     } else if (run_it && fcntl(STDOUT_FILENO, F_GETFD) < 0) {
         /* a closed standard output (`>&-`): a -q run wrote every file, replacing the earlier run's, and failed
