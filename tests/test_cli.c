@@ -4631,6 +4631,38 @@ static void test_a_noun_keeps_its_number(void **state) {
     free(out);
 }
 
+/* The --show heat map's title broke inside its bracketed remark and left a word alone: at 60 columns `attnviz
+ * --no-plot --heads 8 --show "I love deep learning"` printed "head 0 of 8: attention weights (rows = queries,
+ * columns =" then "  keys)" for each of the 8 heads (a line ending with "=", "keys" apart from its name), and the
+ * --color never legend at 80 ended "... weight 0); .64 =" then "  0.64". Worked by hand: the title is 63 columns;
+ * "(rows = queries, columns = keys)" (32) fits after the indent of 2, so the title breaks before it, as the trace's
+ * lines keep a bracketed group whole: "head 0 of 8: attention weights" then "  (rows = queries, columns = keys)"
+ * from 40 to 62 columns and whole at 63 and over; the legend (81 columns with "; .64 = 0.64") breaks at the space
+ * before ".64 = 0.64". */
+static void test_show_title_keeps_its_remark_whole(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *argv[] = {tu_bin(), "--no-plot", "--heads", "8", "--show", "I love deep learning", NULL};
+    for (int cols = 40; cols <= 70; cols += 2) {
+        int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        tu_strip_sgr(out);
+        const char *want = cols < 63 ? "\nhead 7 of 8: attention weights\n  (rows = queries, columns = keys)\n"
+                                     : "\nhead 7 of 8: attention weights (rows = queries, columns = keys)\n";
+        if (!strstr(out, want)) fail_msg("--show's title at %d columns:\n%s", cols, out);
+        if (strstr(out, "\n  keys)\n")) fail_msg("\"keys)\" alone at %d columns:\n%s", cols, out);
+    }
+    char mid[256] = "";
+    for (int k = 0; k < 30; k++) snprintf(mid + strlen(mid), sizeof mid - strlen(mid), "%sw%d", k ? " " : "", k);
+    const char *legend[] = {tu_bin(), "--no-plot", "--color", "never", "--show", mid, NULL};
+    int status = tu_run_pty(legend, 80, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\nlegend: weights (unmasked rows sum to 1); · = masked (score −∞, weight 0);\n  .64 = 0.64\n"))
+        fail_msg("the legend at 80 columns:\n%s", out);
+    free(out);
+}
+
 /* --compare's table broke its rows at a 60-column terminal: `attnviz --no-plot -q --compare positions "I love deep
  * learning"` printed "  none                        0.4868               1.2013" then "  —" alone on the next
  * line, and "0.4967" likewise, since its rows have too few gaps of 3+ spaces to count as a table's; its last
@@ -6088,6 +6120,7 @@ int main(void) {
         cmocka_unit_test(test_an_arrow_goes_on_with_its_operand),
         cmocka_unit_test(test_a_shapes_last_word_goes_on_with_it),
         cmocka_unit_test(test_a_noun_keeps_its_number),
+        cmocka_unit_test(test_show_title_keeps_its_remark_whole),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

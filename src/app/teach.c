@@ -1180,14 +1180,20 @@ static void print_cell_text(FILE *f, const char *s, int w, int pad) {
  * each after the first indented by two spaces, as the table itself fits the
  * terminal: the title (63 columns), "(keys 6..26 not shown: ...)" (55) and
  * the legend (75) ran past a 40-column terminal, which wrapped them through
- * words (a tester's pass). A word wider than a line stays whole on its own. */
+ * words (a tester's pass). A word wider than a line stays whole on its own.
+ * They break as the trace's lines do (app/term.h av_put_lines_wrapped), not
+ * at the last space that fits: at 60 columns the title ended "(rows =
+ * queries, columns =" and then "  keys)" went on alone (a teacher's pass). */
 static void put_wrapped(FILE *f, int width, const char *fmt, ...) {
     char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    int len = vsnprintf(text, sizeof text - 1, fmt, ap);
     va_end(ap);
-    av_term_wrapped(f, text, 0, width, 2); /* as --help wraps its lines (app/term.h) */
+    if (len < 0) return;
+    if ((size_t)len > sizeof text - 2) len = (int)sizeof text - 2;
+    text[len] = '\n', text[len + 1] = 0;
+    av_put_lines_wrapped(f, text, width);
 }
 
 /* The lines under a --show table that say which queries and keys it left
