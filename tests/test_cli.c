@@ -4312,8 +4312,9 @@ static void test_explain_keeps_formulas_whole_at_a_narrow_terminal(void **state)
  * now goes on at the indent of the line it hangs under and breaks there. Worked by hand from the pipe's lines: the
  * vector's line is 40 + 45 columns ("= " and the 43 of a vector, as "[ 0.3613 … -0.6109]"); the line above,
  * "  contribution to o_1 = …", has an indent of 2; from column 2 the line ends at 47, so up to 46 columns it
- * breaks: "= [ 0.0883 -0.2631  0.0990 -0.1256 …" ends at 38 and "  0.5902]" goes on (not "=" alone, then the
- * vector whole); at 48 it moves left whole, 45 ≤ 48 - 2, ending at column 48. Every line of --explain (for key
+ * breaks: "= [ 0.0883 -0.2631  0.0990 -0.1256" ends at 36 and "  …  0.5902]" goes on (not "=" alone, then the
+ * vector whole, nor "0.5902]" alone, a widow: test_a_last_word_does_not_go_on_alone); at 48 it moves left whole,
+ * 45 ≤ 48 - 2, ending at column 48. Every line of --explain (for key
  * 2 of "love" and key 0 of "learning") then fits the terminal from 40 to 60 columns. */
 static void test_explain_vector_under_a_deep_indent_fits_a_narrow_terminal(void **state) {
     (void)state;
@@ -4337,7 +4338,7 @@ static void test_explain_vector_under_a_deep_indent_fits_a_narrow_terminal(void 
                              (int)n, line, out);
                 line += n + (line[n] == '\n');
             }
-            if (k == 0 && cols <= 46 && !strstr(out, "\n  = [ 0.0883 -0.2631  0.0990 -0.1256 …\n  0.5902]\n"))
+            if (k == 0 && cols <= 46 && !strstr(out, "\n  = [ 0.0883 -0.2631  0.0990 -0.1256\n  …  0.5902]\n"))
                 fail_msg("the vector at %d columns:\n%s", cols, out);
             if (k == 0 && cols == 48 && !strstr(out, "\n   = [ 0.0883 -0.2631  0.0990 -0.1256 …  0.5902]\n"))
                 fail_msg("the vector at 48 columns:\n%s", out);
@@ -4627,6 +4628,42 @@ static void test_a_noun_keeps_its_number(void **state) {
         if (!strstr(out, "all 8 heads")) fail_msg("--compare scale at %d columns, \"all\" apart:\n%s", cols, out);
         if (cols == 56 && !strstr(out, "\n--compare scale: same sentence, same X and weights,\n  all 8 heads\n"))
             fail_msg("--compare scale's title at 56 columns:\n%s", out);
+    }
+    free(out);
+}
+
+/* A line's last word went on alone (a widow): at 56 columns `attnviz --no-plot "I love deep learning"` printed the
+ * kernel's note as "... every sum in" then "double" alone under column 13, at 60 `attnviz --no-plot -q --compare
+ * order "I love deep learning"` "  exactly a permutation: attention alone is blind to word" then "  order", and at
+ * 80 the trace's note "... here means nothing about the" then "words". Worked by hand at 56: "  kernel
+ * reference (auto: T = 4 ≤ 64): the plain" is 52 columns; the rest, "loops of nn/attention.c, every sum in double"
+ * (44), does not fit after column 13, and the last space that fits leaves "double" alone, so the line breaks one
+ * word earlier and "in double" (9) goes on. At 60 "  exactly a permutation: attention alone is blind to" (52) and
+ * "  word order"; at 80 "... means nothing about" (75) and "the words". From 40 to 80 columns none of "double",
+ * "order" and "words" stands alone on a line. */
+static void test_a_last_word_does_not_go_on_alone(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *trace[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    const char *order[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--compare", "order",
+                           "I love deep learning", NULL};
+    for (int cols = 40; cols <= 80; cols += 2) {
+        int status = tu_run_pty(trace, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (strstr(out, "\n             double\n") || strstr(out, "\n             words\n"))
+            fail_msg("a word alone at %d columns:\n%s", cols, out);
+        if (cols == 56 && !strstr(out, "\n  kernel     reference (auto: T = 4 ≤ 64): the plain\n"
+                                       "             loops of nn/attention.c, every sum\n"
+                                       "             in double\n"))
+            fail_msg("the kernel's note at 56 columns:\n%s", out);
+        if (cols == 80 && !strstr(out, " here means nothing about\n             the words\n"))
+            fail_msg("the weights' note at 80 columns:\n%s", out);
+        status = tu_run_pty(order, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (strstr(out, "\n  order\n")) fail_msg("\"order\" alone at %d columns:\n%s", cols, out);
+        if (cols == 60 && !strstr(out, "\n  exactly a permutation: attention alone is blind to\n  word order\n"))
+            fail_msg("--compare order at 60 columns:\n%s", out);
     }
     free(out);
 }
@@ -6121,6 +6158,7 @@ int main(void) {
         cmocka_unit_test(test_a_shapes_last_word_goes_on_with_it),
         cmocka_unit_test(test_a_noun_keeps_its_number),
         cmocka_unit_test(test_show_title_keeps_its_remark_whole),
+        cmocka_unit_test(test_a_last_word_does_not_go_on_alone),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

@@ -898,6 +898,22 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
         /* at is 0 or the line's leading spaces, which hold no escape: the same byte in plain */
         for (size_t a = at, from = at; pos && a < m; ) { /* from: the byte of line the next piece starts at */
             size_t cut = break_at(plain, a, m, col, width, indent);
+            if (cut < m && cut > a) {
+                /* a widow: the rest is one word, which a typesetter does not leave alone on the last line when
+                 * the line before can give it a companion ("every sum in" then "double" at 56 columns, "... blind
+                 * to word" then "order" at 60): the line breaks where break_at would in a room one column
+                 * shorter than its piece, when the rest from there fits at the indent and the line keeps text
+                 * past it */
+                size_t r = cut + strspn(plain + cut, " ");
+                int lw = line_width(plain + a, cut - a);
+                if (r < m && !memchr(plain + r, ' ', m - r) && lw > 1) {
+                    size_t c2 = break_at(plain, a, m, col, col + lw - 1, indent), r2 = c2;
+                    while (r2 < m && plain[r2] == ' ') r2++;
+                    if (c2 > a && c2 < cut && col + line_width(plain + a, c2 - a) > indent &&
+                        indent + line_width(plain + r2, m - r2) <= width)
+                        cut = c2;
+                }
+            }
             if (a > at) {
                 /* a piece too wide for the room at the indent but not for the terminal moves left to end at its
                  * last column, as a line under a deep indent does ("(x − mean)/√(var + ε)·γ", 23 columns, under
