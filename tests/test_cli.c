@@ -4668,6 +4668,43 @@ static void test_a_last_word_does_not_go_on_alone(void **state) {
     free(out);
 }
 
+/* Text that breaks its own lines left a stub when the terminal broke them again: at 50 columns `attnviz --no-plot
+ * -q --compare scale "I love deep learning"` (and --compare positions) printed its note as "  (over the 4 real
+ * query rows of every head; a", "  higher max weight and lower entropy", "  mean sharper," and then "  more one-hot
+ * rows; ...", the end of its first written line alone, and at 80 "  entropy mean sharper," then "  more one-hot
+ * rows; ...". A line to be broken now goes on with the next line of its sentence (the first ends with ',' and
+ * the next, at its indent, begins with a lower-case word), and they break as one. Worked by hand at 50, the two
+ * written lines as one, filled greedily after an indent of 2: "(over the 4 real query rows of every head; a" (2 +
+ * 44 = 46; " higher" would end at 53), "higher max weight and lower entropy mean" (42; " sharper," 51), "sharper,
+ * more one-hot rows; uniform over all 4" (48; " keys" 53) and "keys would be ln(4) = 1.386)". From 40 to 80
+ * columns no line of either note is "  sharper," alone, and a line ending "sharper," before "  more" leaves no
+ * room for " more". */
+static void test_a_written_line_goes_on_with_its_sentence(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *kinds[] = {"scale", "positions"};
+    for (size_t k = 0; k < 2; k++)
+        for (int cols = 40; cols <= 80; cols += 2) {
+            const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--compare", kinds[k],
+                                  "I love deep learning", NULL};
+            int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+            assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+            const char *sharp = strstr(out, "sharper,\n  more one-hot"), *start = sharp;
+            while (start && start > out && start[-1] != '\n') start--;
+            int w = 0; /* the columns of the line ending "sharper,": every character here takes one */
+            for (const char *c = start; sharp && c < sharp + 8; c++) w += ((unsigned char)*c & 0xC0) != 0x80;
+            if (strstr(out, "\n  sharper,\n") || (sharp && w + 5 <= cols)) /* " more" would have fit */
+                fail_msg("--compare %s at %d columns, a stub:\n%s", kinds[k], cols, out);
+            if (cols == 50 && !strstr(out, "\n  (over the 4 real query rows of every head; a\n"
+                                           "  higher max weight and lower entropy mean\n"
+                                           "  sharper, more one-hot rows; uniform over all 4\n"
+                                           "  keys would be ln(4) = 1.386)\n"))
+                fail_msg("--compare %s's note at 50 columns:\n%s", kinds[k], out);
+        }
+    free(out);
+}
+
 /* The --show heat map's title broke inside its bracketed remark and left a word alone: at 60 columns `attnviz
  * --no-plot --heads 8 --show "I love deep learning"` printed "head 0 of 8: attention weights (rows = queries,
  * columns =" then "  keys)" for each of the 8 heads (a line ending with "=", "keys" apart from its name), and the
@@ -6159,6 +6196,7 @@ int main(void) {
         cmocka_unit_test(test_a_noun_keeps_its_number),
         cmocka_unit_test(test_show_title_keeps_its_remark_whole),
         cmocka_unit_test(test_a_last_word_does_not_go_on_alone),
+        cmocka_unit_test(test_a_written_line_goes_on_with_its_sentence),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),

@@ -831,6 +831,55 @@ static void put_escapes(FILE *f, const char *s, size_t n) {
         }
 }
 
+/* Whether the line text[0..len) is prose from its column from on: its text (colour escapes no part) has no gap of
+ * 2 or more spaces past that column (a label's gap before it, "  heads      each head ...", is no part) */
+static int prose_from(const char *text, size_t len, int from) {
+    char line[4096];
+    size_t n = strip_escapes(text, len, line, sizeof line), i = 0;
+    while (i < n && (line[i] == ' ' || line_width(line, i) < from)) i++;
+    return !strstr(line + i, "  ");
+}
+
+/* The line at line[0..*n) joined with the lines after it that go on its sentence, when it is wider than width
+ * and would be broken: a line that ends with ',', ';' or a lower-case letter, of prose past its indent, and a
+ * next line of prose at that indent that begins with a lower-case letter ("  (over the 4 real query rows of
+ * every head; a higher max weight and lower entropy mean sharper," then "  more one-hot rows; ...", broken as
+ * they were written at 50 columns, left "sharper," alone on a line); each joined line's leading spaces become
+ * one space. Returns the joined text (malloc'ed, NUL-terminated; *n its length, *end the newline after its last
+ * line or NULL), or NULL when no line goes on it (or out of memory). */
+static char *joined_lines(const char *line, size_t *n, const char **end, int indent, int width) {
+    char *out = NULL, last[4096];
+    size_t len = *n;
+    const char *cur = line; /* the line last joined */
+    size_t cn = *n;
+    int lead = (int)strspn(line, " ");
+    if (line_width(line, *n) <= width || !prose_from(line, *n, indent > lead ? indent : lead)) return NULL;
+    while (*end) {
+        size_t k = strip_escapes(cur, cn, last, sizeof last);
+        if (!k || !(last[k - 1] == ',' || last[k - 1] == ';' || islower((unsigned char)last[k - 1]))) break;
+        const char *nx = *end + 1;
+        size_t nn = strcspn(nx, "\n"), nl = strspn(nx, " ");
+        if ((int)nl != indent || nl >= nn || !islower((unsigned char)nx[nl]) || !prose_from(nx, nn, indent) ||
+            table_row(nx, nn))
+            break;
+        char *grown = realloc(out, len + 1 + (nn - nl) + 1);
+        if (!grown) {
+            free(out);
+            return NULL;
+        }
+        if (!out) memcpy(grown, line, len);
+        out = grown;
+        out[len++] = ' ';
+        memcpy(out + len, nx + nl, nn - nl);
+        len += nn - nl;
+        out[len] = 0;
+        cur = nx, cn = nn;
+        *end = nx[nn] == '\n' ? nx + nn : NULL;
+    }
+    if (out) *n = len;
+    return out;
+}
+
 void av_put_lines_wrapped(FILE *f, const char *text, int width) {
     int above = 2; /* the indent of the line before (of a table's, 2) */
     for (const char *line = text; *line;) {
@@ -862,12 +911,16 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
                 continue;
             }
         }
-        if (width <= 0 || table_row(line, n)) at = n, fwrite(line, 1, n, f);
+        const char *src = line; /* the text to write: the line, or it and the lines that go on its sentence */
+        const char *next = end ? end + 1 : line + n;
+        char *joined = width > 0 ? joined_lines(line, &n, &end, indent, width) : NULL;
+        if (joined) src = joined, next = end ? end + 1 : next + strlen(next), text_w = line_width(src + lead, n - lead);
+        if (width <= 0 || table_row(src, n)) at = n, fwrite(src, 1, n, f);
         else if (lead > width / 3 && lead > 22 && lead + text_w > width && text_w <= width - 2) {
             /* --explain's "= [ 0.1531 … 0.5147]" under "A·v_3 = …" at column 40: moved left whole, not broken; a
              * line under a step's text (columns 19 to 22, the --model trace's notes) goes on under it instead */
             fprintf(f, "%*s", width - text_w, "");
-            fwrite(line + lead, 1, n - lead, f);
+            fwrite(src + lead, 1, n - lead, f);
             at = n;
         } else if (lead > width / 3 && lead > 22 && lead + text_w > width) {
             /* too wide for the room even moved left: at the indent of the line it hangs under, and broken there
@@ -884,15 +937,15 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
         char *plain = at < n ? malloc(n + 1) : NULL;
         size_t *pos = plain ? malloc((n + 1) * sizeof *pos) : NULL, m = 0;
         if (at < n && !pos) { /* out of memory: the line as it is */
-            fwrite(line + at, 1, n - at, f);
+            fwrite(src + at, 1, n - at, f);
             at = n;
         }
         for (size_t i = 0; pos && i < n; i++) {
-            if (line[i] == '\033') { /* ESC [ … m */
-                while (i + 1 < n && line[i] != 'm') i++;
+            if (src[i] == '\033') { /* ESC [ … m */
+                while (i + 1 < n && src[i] != 'm') i++;
                 continue;
             }
-            pos[m] = i, plain[m++] = line[i];
+            pos[m] = i, plain[m++] = src[i];
         }
         if (pos) plain[m] = 0, pos[m] = n;
         /* at is 0 or the line's leading spaces, which hold no escape: the same byte in plain */
@@ -920,21 +973,22 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
                  * column 21 of a 40-column terminal ran to column 44, where the terminal wrapped it) */
                 int w = line_width(plain + a, cut - a);
                 fprintf(f, "%*s", indent + w > width && w <= width - 2 ? width - w : indent, "");
-                put_escapes(f, line + from, pos[a] - from); /* those among the spaces the break took */
+                put_escapes(f, src + from, pos[a] - from); /* those among the spaces the break took */
                 from = pos[a];
             }
-            fwrite(line + from, 1, pos[cut] - from, f);
+            fwrite(src + from, 1, pos[cut] - from, f);
             from = pos[cut];
             a = cut + strspn(plain + cut, " ");
             if (a > m) a = m;
             if (a < m) fputc('\n', f), col = indent;
-            else put_escapes(f, line + from, n - from); /* those after the line's last text: its colour's end */
+            else put_escapes(f, src + from, n - from); /* those after the line's last text: its colour's end */
         }
         free(plain);
         free(pos);
         if (end) fputc('\n', f);
         above = lead;
-        line += n + (end != NULL);
+        line = next;
+        free(joined);
     }
 }
 
