@@ -4607,7 +4607,8 @@ static void test_a_shapes_last_word_goes_on_with_it(void **state) {
  * "I" and" is 37 columns and the last break outside "token 2"; the rest, "token 2 "you" (same embeddings and
  * weights)" (45), does not fit after the indent of 2, and breaks before its bracketed remark (29), which does. At
  * 56, "--compare scale: same sentence, same X and weights," is 51 and "all 8 heads" goes on. From 40 to 60 columns
- * "token 0 "I"", "token 2 "you"" and "all 8 heads" each stay on one line. */
+ * "token 0 "I"", "token 2 "you"", "all 8 heads" and the note's "all 4 keys" (a count and a plural noun: at 50
+ * columns "uniform over all 4" then "keys would be ...") each stay on one line. */
 static void test_a_noun_keeps_its_number(void **state) {
     (void)state;
     char *out = malloc(TU_CAP + 1);
@@ -4626,6 +4627,7 @@ static void test_a_noun_keeps_its_number(void **state) {
         status = tu_run_pty(scale, cols, out, TU_CAP + 1);
         assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
         if (!strstr(out, "all 8 heads")) fail_msg("--compare scale at %d columns, \"all\" apart:\n%s", cols, out);
+        if (!strstr(out, "all 4 keys")) fail_msg("--compare scale at %d columns, \"4\" apart:\n%s", cols, out);
         if (cols == 56 && !strstr(out, "\n--compare scale: same sentence, same X and weights,\n  all 8 heads\n"))
             fail_msg("--compare scale's title at 56 columns:\n%s", out);
     }
@@ -4676,7 +4678,8 @@ static void test_a_last_word_does_not_go_on_alone(void **state) {
  * the next, at its indent, begins with a lower-case word), and they break as one. Worked by hand at 50, the two
  * written lines as one, filled greedily after an indent of 2: "(over the 4 real query rows of every head; a" (2 +
  * 44 = 46; " higher" would end at 53), "higher max weight and lower entropy mean" (42; " sharper," 51), "sharper,
- * more one-hot rows; uniform over all 4" (48; " keys" 53) and "keys would be ln(4) = 1.386)". From 40 to 80
+ * more one-hot rows; uniform over" (42; " all 4 keys", one count and its noun, 53) and "all 4 keys would be ln(4)
+ * = 1.386)". From 40 to 80
  * columns no line of either note is "  sharper," alone, and a line ending "sharper," before "  more" leaves no
  * room for " more". */
 static void test_a_written_line_goes_on_with_its_sentence(void **state) {
@@ -4698,8 +4701,8 @@ static void test_a_written_line_goes_on_with_its_sentence(void **state) {
                 fail_msg("--compare %s at %d columns, a stub:\n%s", kinds[k], cols, out);
             if (cols == 50 && !strstr(out, "\n  (over the 4 real query rows of every head; a\n"
                                            "  higher max weight and lower entropy mean\n"
-                                           "  sharper, more one-hot rows; uniform over all 4\n"
-                                           "  keys would be ln(4) = 1.386)\n"))
+                                           "  sharper, more one-hot rows; uniform over\n"
+                                           "  all 4 keys would be ln(4) = 1.386)\n"))
                 fail_msg("--compare %s's note at 50 columns:\n%s", kinds[k], out);
         }
     free(out);

@@ -348,10 +348,11 @@ static int name_list(const char *a, size_t an, const char *b, size_t bn) {
  * then such a noun, "8 heads", or an index and the quoted token it names, "2 "you""; the number names or counts
  * the thing, so the space between them is no break of choice (--compare order's title broke "... and token" then
  * "2 "you"" at 44 columns, and "... token 2" then ""you"" at 45). A value is none: "stores as" then "1.41690254"
- * may break. */
+ * may break. Plurals count too: "all 4" then "keys would be ..." left a count apart from its noun at 50 columns. */
 static int noun_number(const char *a, size_t an, const char *b) {
-    static const char *const nouns[] = {"token", "tokens", "head", "heads", "query", "key", "layer", "layers", "row",
-                                        "rows", "column", "position", "step", "all"};
+    static const char *const nouns[] = {"token", "tokens", "head", "heads", "query", "queries", "key", "keys",
+                                        "layer", "layers", "row", "rows", "column", "columns", "position",
+                                        "positions", "step", "steps", "all"};
     int count = an && strspn(a, "0123456789") == an;
     if (count && (b[0] == '"' || b[0] == '\'')) return 1; /* 2 "you" */
     size_t bn = strcspn(b, " ,;:)");
