@@ -736,6 +736,12 @@ static const bad_case kCases[] = {
     {"compare_two_values_fullwidth_comma", 2, "--compare '缩放，位置' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected scale, positions", {"--compare", "缩放，位置", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"compare_two_values_enumeration_comma", 2, "--compare '位置、顺序' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare positions); expected", {"--compare", "位置、顺序", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"positions_two_values", 2, "--positions 'rope,sinusoidal' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions rope); expected", {"--positions", "rope,sinusoidal", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* the e.g. is a command that runs as typed: norm (--compare) and learned (--positions) need --train (the man
+     * page's --compare and --positions), so "层归一化,缩放" said "e.g. --compare norm", refused without --train */
+    {"compare_two_values_train_only_first", 2, "--compare '层归一化,缩放' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected", {"--compare", "层归一化,缩放", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_two_values_norm_first", 2, "--compare 'norm,positions' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare positions); expected", {"--compare", "norm,positions", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"positions_two_values_learned_first", 2, "--positions '可学习,旋转' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions rope); expected", {"--positions", "可学习,旋转", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_two_values_each_train_only", 2, "--compare 'norm,层归一化' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm, with --train); expected", {"--compare", "norm,层归一化", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"compare_value_and_unknown_no_guess", 2, "--compare 'scale,foo' is not allowed; expected", {"--compare", "scale,foo", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a word the docs do not use for any value gets no guess */
     {"color_chinese_no_word", 2, "--color '总是' is not allowed; expected auto, always or never", {"--color", "总是", "我爱深度学习"}, NULL, 0, NULL, 0},

@@ -733,9 +733,11 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
  * when s is two or more of the option's values (a name in any case, or its Chinese word of kChineseChoice) joined
  * by ',', '，' (av_utf8_list_sep), '、' or spaces; else "". "--compare 缩放，位置" and "--compare scale,positions"
  * said only "is not allowed; expected scale, positions, ..." (a Chinese-speaking learner's pass), as if neither
- * were a value; the e.g. is the first value, in English. */
+ * were a value; the e.g. is the first value, in English, that runs without --train (kChineseChoice's train:
+ * "--compare 层归一化,缩放" said "e.g. --compare norm", which is refused without --train), or the first one
+ * followed by ", with --train" when each needs it. */
 static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s) {
-    const char *first = NULL;
+    const char *first = NULL, *plain = NULL; /* the first value, and the first that runs without --train */
     int parts = 0;
     out[0] = 0;
     for (const char *p = s;;) {
@@ -757,14 +759,19 @@ static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s
                     value = kChineseChoice[k].value;
             if (!value) return;
             if (!first) first = value;
+            int train = 0; /* a value kChineseChoice marks as --train's alone: --compare norm, --positions learned */
+            for (size_t j = 0; j < sizeof kChineseChoice / sizeof kChineseChoice[0]; j++)
+                train |= kChineseChoice[j].train && !strcmp(kChineseChoice[j].option, d->name) &&
+                         !strcmp(kChineseChoice[j].value, value);
+            if (!plain && !train) plain = value;
             parts++;
         }
         if (!*end) break;
         p = end + seplen;
     }
     if (parts >= 2)
-        snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each, e.g. --%s %s)", d->name,
-                 d->name, first);
+        snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each, e.g. --%s %s%s)", d->name,
+                 d->name, plain ? plain : first, plain ? "" : ", with --train");
 }
 
 /* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
