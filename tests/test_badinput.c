@@ -703,6 +703,10 @@ static const bad_case kCases[] = {
     {"seed_chinese_year_digits", 2, "--seed '二〇二四' is not a whole number (it is written in Chinese numerals: type the digits 2024, 阿拉伯数字)", {"--seed", "二〇二四", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_chinese_numeral", 2, "--steps '二百五' is not a whole number (it is written in Chinese numerals: type the digits 250, 阿拉伯数字); allowed: 1..1000000", {"--train", "reverse", "--steps", "二百五"}, NULL, 0, NULL, 0},
     {"lr_chinese_numeral", 2, "--lr '零点零零一' is not a number (it is written in Chinese numerals: type the digits 0.001, 阿拉伯数字)", {"--train", "reverse", "--lr", "零点零零一"}, NULL, 0, NULL, 0},
+    /* the traditional forms of 两 万 (兩 萬, Unihan kSimplifiedVariant), as a learner in Taiwan or Hong Kong types
+     * them: 兩 is 2, 兩萬 2·10000 (they said only "is not a whole number") */
+    {"heads_traditional_liang", 2, "--heads '兩' is not a whole number (it is written in Chinese numerals: type the digits 2, 阿拉伯数字); allowed: 1..64", {"--heads", "兩", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_traditional_wan", 2, "--steps '兩萬' is not a whole number (it is written in Chinese numerals: type the digits 20000, 阿拉伯数字); allowed: 1..1000000", {"--train", "reverse", "--steps", "兩萬"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"vmax_chinese_numeral", 2, "--vmax '零点五' is not allowed (it is written in Chinese numerals: type the digits 0.5, 阿拉伯数字); allowed: auto, fixed, or a number in (0, 1]", {"--vmax", "零点五", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* an --explain index in Chinese numerals, as --explain 0,１ gets its half-width form: 我爱深度学习 is 6 tokens */

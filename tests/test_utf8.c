@@ -406,7 +406,12 @@ static void test_chinese_number_by_hand(void **state) {
         {"两", "2", 0}, {"一万亿", "1000000000000", 0}, {"五千万亿", "5000000000000000", 0},
         {"一亿亿", "10000000000000000", 0}, {"一千亿亿", "10000000000000000000", 0},
         {"一亿零五万", "100050000", 0}, {"三亿五千万", "350000000", 0},
-        {"一二三四五六七八九〇一二三四五六七八九〇", "12345678901234567890", 0}};
+        {"一二三四五六七八九〇一二三四五六七八九〇", "12345678901234567890", 0},
+        /* the traditional forms (Unihan kSimplifiedVariant: 兩 U+5169 两, 萬 U+842C 万, 億 U+5104 亿, 點 U+9EDE 点,
+         * 貳 U+8CB3 贰, 叄 U+53C4 叁, 陸 U+9678 陆), read as their simplified twins: 兩千 = 2·1000, 兩萬 = 2·10000,
+         * 三億 = 3·10^8, 一萬億 = 10^4·10^8, 貳拾陸 = 2·10 + 6, 零點五 = 0.5 */
+        {"兩", "2", 0}, {"兩千", "2000", 0}, {"兩萬", "20000", 0}, {"三億", "300000000", 0},
+        {"一萬億", "1000000000000", 0}, {"貳拾陸", "26", 0}, {"叄", "3", 0}, {"零點五", "0.5", 1}};
     char out[64];
     for (size_t i = 0; i < sizeof kOk / sizeof kOk[0]; i++) {
         if (!av_utf8_chinese_number(out, sizeof out, kOk[i].s, kOk[i].real)) fail_msg("%s: refused", kOk[i].s);
@@ -417,7 +422,7 @@ static void test_chinese_number_by_hand(void **state) {
      * 一亿万) */
     static const char *const kNo[] = {"八个", "五一二百", "一二百", "百", "百十", "十十", "8", "", "负", "点五",
                                       "两百两", "十两", "五两", "两十", "零十", "一亿二亿", "三亿五千万亿", "一万万",
-                                      "一亿万", "十两万"};
+                                      "一亿万", "十两万", "兩百兩", "十兩", "一萬萬", "參"};
     for (size_t i = 0; i < sizeof kNo / sizeof kNo[0]; i++)
         if (av_utf8_chinese_number(out, sizeof out, kNo[i], 1)) fail_msg("%s: read as %s", kNo[i], out);
     assert_int_equal(av_utf8_chinese_number(out, sizeof out, "零点五", 0), 0); /* a whole number: no point */

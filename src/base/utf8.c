@@ -439,26 +439,30 @@ size_t av_utf8_trailing_mark(const char *s, size_t len, unsigned *cp, const char
     return 0;
 }
 
-/* The value of a Chinese digit ("〇", "零", "一".."九", "两"; the financial forms "壹".."玖") or -1. */
+/* The value of a Chinese digit ("〇", "零", "一".."九", "两"; the financial forms "壹".."玖"; the traditional
+ * "兩" and the traditional financial "貳" "叄" "陸", Unihan kTraditionalVariant of 两 贰 叁 陆) or -1. 參, which
+ * Taiwan also writes for the financial 3, is left out: it starts everyday words (參數 "parameters", 參考), which
+ * would read as a numeral's own characters after a number ("512參數", av_utf8_chinese_numeral). */
 static int chinese_digit(unsigned cp) {
-    static const unsigned kDigits[][3] = {{0x3007, 0x96F6, 0}, {0x4E00, 0x58F9, 0}, {0x4E8C, 0x8D30, 0x4E24},
-                                          {0x4E09, 0x53C1, 0}, {0x56DB, 0x8086, 0}, {0x4E94, 0x4F0D, 0},
-                                          {0x516D, 0x9646, 0}, {0x4E03, 0x67D2, 0}, {0x516B, 0x634C, 0},
-                                          {0x4E5D, 0x7396, 0}}; /* 〇零 一壹 二贰两 三叁 四肆 五伍 六陆 七柒 八捌 九玖 */
+    static const unsigned kDigits[][5] = {{0x3007, 0x96F6}, {0x4E00, 0x58F9}, {0x4E8C, 0x8D30, 0x4E24, 0x8CB3, 0x5169},
+                                          {0x4E09, 0x53C1, 0x53C4}, {0x56DB, 0x8086}, {0x4E94, 0x4F0D},
+                                          {0x516D, 0x9646, 0x9678}, {0x4E03, 0x67D2}, {0x516B, 0x634C},
+                                          {0x4E5D, 0x7396}}; /* 〇零 一壹 二贰两貳兩 三叁叄 四肆 五伍 六陆陸 七柒 八捌 九玖 */
     for (int d = 0; d < 10; d++)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 5; k++)
             if (kDigits[d][k] && kDigits[d][k] == cp) return d;
     return -1;
 }
 
-/* The power of ten of a Chinese unit: 十 拾 1, 百 佰 2, 千 仟 3, 万 4, 亿 8; else 0. */
+/* The power of ten of a Chinese unit: 十 拾 1, 百 佰 2, 千 仟 3, 万 萬 4, 亿 億 8 (萬 億 the traditional forms);
+ * else 0. */
 static int chinese_unit(unsigned cp) {
     switch (cp) {
     case 0x5341: case 0x62FE: return 1; /* 十 拾 */
     case 0x767E: case 0x4F70: return 2; /* 百 佰 */
     case 0x5343: case 0x4EDF: return 3; /* 千 仟 */
-    case 0x4E07: return 4;              /* 万 */
-    case 0x4EBF: return 8;              /* 亿 */
+    case 0x4E07: case 0x842C: return 4; /* 万 萬 */
+    case 0x4EBF: case 0x5104: return 8; /* 亿 億 */
     default: return 0;
     }
 }
@@ -506,11 +510,11 @@ int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real) {
     for (; u < end; u += k) {
         if ((k = av_utf8_decode(u, (size_t)(end - u), &cp, &why)) <= 0) return 0;
         int d = chinese_digit(cp), p = chinese_unit(cp);
-        if (cp == 0x70B9) { /* 点: the rest are digits after the point */
+        if (cp == 0x70B9 || cp == 0x9EDE) { /* 点 (點 traditional): the rest are digits after the point */
             if (!real || !any || liang) return 0;
             for (u += k; u < end; u += k) {
                 if ((k = av_utf8_decode(u, (size_t)(end - u), &cp, &why)) <= 0 || (d = chinese_digit(cp)) < 0 ||
-                    cp == 0x4E24 || nf + 1 >= sizeof frac)
+                    cp == 0x4E24 || cp == 0x5169 || nf + 1 >= sizeof frac)
                     return 0;
                 frac[nf++] = (char)('0' + d);
             }
@@ -521,7 +525,7 @@ int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real) {
         if (d >= 0) {
             if (plain_n + 1 >= (int)sizeof plain || liang) return 0; /* 两 counts only before 百 千 万 亿: "两百两" */
             plain[plain_n++] = (char)('0' + d); /* read one by one, if no unit follows */
-            liang = cp == 0x4E24, liangs += liang;
+            liang = cp == 0x4E24 || cp == 0x5169, liangs += liang; /* 两 兩 */
             adjacent |= digit >= 0; /* "五一二", or with a unit "五一二百", refused below */
             if (d == 0) zero = 1, digit = -1;
             else digit = d;

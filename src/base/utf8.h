@@ -209,16 +209,18 @@ int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other);
  * number itself or before 百 千, or 万 亿 as its section's one digit: "两百两" and "十两" are not numbers), "三万五"
  * 35000, "一万亿" 10^12 and "一百亿亿" 10^20 (亿 multiplies all since the last 亿; up to 61 digits, each one given),
  * "五一二" 512 and "二〇二四" 2024 (digits without units, read one by one), the financial forms ("捌" 8, "壹拾" 10),
- * "负三" -3, and with real != 0 "零点五" 0.5 and "三点一四" 3.14 (点, the decimal point read aloud, then digits one
- * by one); else 0, also for words around the number ("八个"), places that do not fall ("一亿二亿") and a number
+ * the traditional forms of 两 万 亿 点 and of the financial 贰 叁 陆 ("兩" 2, "一萬" 10000, "三億" 3·10^8, "貳拾陸"
+ * 26, "零點五" 0.5), "负三" -3, and with real != 0 "零点五" 0.5 and "三点一四" 3.14 (点, the decimal point read
+ * aloud, then digits one by one); else 0, also for words around the number ("八个"), places that do not fall ("一亿二亿") and a number
  * whose text does not fit in out. "--heads 八" said only "is not a whole number" (a
  * Chinese-speaking learner's pass): app/cli.c and app/teach.c name the digits to type and still refuse the
  * value, as Python's int("八") and GNU head -n 八 do. Source: the usual reading of Chinese numerals (〇 and
  * digits read one by one as in years, GB/T 15835-2011 出版物上数字用法). No errors. */
 int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real);
 /* 1 if cp is a character of av_utf8_chinese_number's digits or units ("〇" "零" "一".."九" "两", "十" "百" "千" "万"
- * "亿", the financial "壹".."玖" "拾" "佰" "仟"), else 0: a word after a number that starts with one is part of a
- * numeral the reader refused, not a measure word ("一百亿亿" was "10000000000 and the 亿 after it"). */
+ * "亿", the financial "壹".."玖" "拾" "佰" "仟", the traditional "兩" "萬" "億" "貳" "叄" "陸"), else 0: a word after a
+ * number that starts with one is part of a numeral the reader refused, not a measure word ("一百亿亿" was
+ * "10000000000 and the 亿 after it"). */
 int av_utf8_chinese_numeral(unsigned cp);
 
 /* s (NUL-terminated UTF-8) with each character of a known traditional/simplified pair in its other form, into out
