@@ -708,6 +708,10 @@ static const bad_case kCases[] = {
     {"heads_traditional_liang", 2, "--heads '兩' is not a whole number (it is written in Chinese numerals: type the digits 2, 阿拉伯数字); allowed: 1..64", {"--heads", "兩", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_traditional_wan", 2, "--steps '兩萬' is not a whole number (it is written in Chinese numerals: type the digits 20000, 阿拉伯数字); allowed: 1..1000000", {"--train", "reverse", "--steps", "兩萬"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a number that ends in its decimal point 点 (as float("15.") is 15.0): 十五 is 15, 一 is 1 and inside (0, 1];
+     * the 点 was called "the 点 after the number", a word that is not part of it */
+    {"lr_chinese_numeral_trailing_point", 2, "--lr '十五点' is not a number (it is written in Chinese numerals, with no digit after its decimal point 点: as the digits 15 it is outside the allowed range too); allowed:", {"--train", "reverse", "--lr", "十五点"}, NULL, 0, NULL, 0},
+    {"vmax_chinese_numeral_trailing_point", 2, "--vmax '一点' is not allowed (it is written in Chinese numerals, with no digit after its decimal point 点: type the digits 1, 阿拉伯数字); allowed:", {"--vmax", "一点", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"vmax_chinese_numeral", 2, "--vmax '零点五' is not allowed (it is written in Chinese numerals: type the digits 0.5, 阿拉伯数字); allowed: auto, fixed, or a number in (0, 1]", {"--vmax", "零点五", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* an --explain index in Chinese numerals, as --explain 0,１ gets its half-width form: 我爱深度学习 is 6 tokens */
     {"explain_chinese_numeral_index", 2, "--explain key '五' is neither a token of the sentence nor an index 0..5 (it is written in Chinese numerals: type the digits 5, 阿拉伯数字)", {"--explain", "爱,五", "我爱深度学习"}, NULL, 0, NULL, 0},

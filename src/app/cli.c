@@ -527,11 +527,25 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * range too)" outside it; a number with words after it (av_number_with_words: "8个", "八个", "512维", "100步")
  * gets " (the 个 after the number is not part of it: type 8)", or "..., and 八 is written in Chinese numerals:
  * type the digits 8, 阿拉伯数字)", or "..., and 100 is outside the allowed range too)": "--heads 8个" and
- * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass). Else "". */
+ * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass). With real, a number that
+ * ends in its decimal point ("十五点", "一點") gets " (it is written in Chinese numerals, with no digit after its
+ * decimal point 点: ...)". Else "". */
 static void chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
-    char num[64], post[32], words[64];
+    char num[64], post[32], words[64], whole[64];
     int chinese = 1;
+    size_t n = strlen(s), pt = strlen("点"); /* 点 and 點 are 3 bytes each */
     out[0] = 0;
+    /* "十五点": the decimal point 点 (點) with no digit after it, the whole number before it (as float("15.") is 15;
+     * it said "the 点 after the number is not part of it") */
+    if (real && n > pt && n - pt < sizeof whole && (!strcmp(s + n - pt, "点") || !strcmp(s + n - pt, "點")) &&
+        (memcpy(whole, s, n - pt), whole[n - pt] = 0, av_utf8_chinese_number(num, sizeof num, whole, 0))) {
+        double v = strtod(num, NULL);
+        snprintf(out, cap, (open ? v > lo : v >= lo) && v <= hi ? " (it is written in Chinese numerals, with no digit "
+                 "after its decimal point %s: type the digits %s, 阿拉伯数字)" : " (it is written in Chinese numerals, "
+                 "with no digit after its decimal point %s: as the digits %s it is outside the allowed range too)",
+                 s + n - pt, num);
+        return;
+    }
     if (!av_utf8_chinese_number(num, sizeof num, s, real)) {
         if (!av_number_with_words(s, real, num, sizeof num, &chinese, post)) return;
         snprintf(words, sizeof words, "the %s after the number is", post);
