@@ -756,6 +756,13 @@ static const bad_case kCases[] = {
     /* a number with a measure word or unit after it ("--heads 8个" said only "is not a whole number"): the
      * number part, worked by hand (八 is 8, 一百 100), and no guess for an ordinal (第一层 is --layer 0) */
     {"heads_measure_word", 2, "--heads '8个' is not a whole number (the 个 after the number is not part of it: type 8); allowed: 1..64", {"--heads", "8个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* full-width digits with a measure word after them, as an input method's full-width mode types "8个": ８ is
+     * U+FF18, <wide> 8 in UnicodeData.txt, １００ is 100 (they said only "is not a whole number", where ８ alone
+     * and 8个 alone each got a hint) */
+    {"heads_fullwidth_measure_word", 2, "--heads '８个' is not a whole number (the 个 after the number is not part of it, and it is typed in full-width characters: type the half-width 8, 半角); allowed: 1..64", {"--heads", "８个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_fullwidth_measure_word_out_of_range", 2, "--heads '１００个' is not a whole number (the 个 after the number is not part of it, and it is typed in full-width characters: as the half-width 100 it is outside the allowed range too); allowed: 1..64", {"--heads", "１００个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_fullwidth_measure_word", 2, "--explain key '５个' is neither a token of the sentence nor an index 0..5 (the 个 after the number is not part of it, and it is typed in full-width characters: type the half-width 5, 半角)", {"--explain", "爱,５个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"head_fullwidth_ordinal", 2, "--head '第１个' is not a whole number (the 第 and 个 around the number are not part of it, and it is typed in full-width characters: type --head 1, 半角)", {"--head", "第１个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_measure_word", 2, "--heads '八个' is not a whole number (the 个 after the number is not part of it, and it is written in Chinese numerals: type the digits 8, 阿拉伯数字); allowed: 1..64", {"--heads", "八个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_measure_words_out_of_range", 2, "--heads '一百个头' is not a whole number (the 个头 after the number is not part of it, and it is written in Chinese numerals: as the digits 100 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百个头", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_digits_measure_word_out_of_range", 2, "--heads '100个' is not a whole number (the 个 after the number is not part of it, and 100 is outside the allowed range too); allowed: 1..64", {"--heads", "100个", "我爱深度学习"}, NULL, 0, NULL, 0},

@@ -511,9 +511,13 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
         memcpy(part, s, len), part[len] = 0;
         const unsigned char *w = (const unsigned char *)s + len;
         if (av_utf8_chinese_numeral(av_utf8_next(&w))) continue; /* "一千零十", "两百两": a numeral's own characters */
+        char half[64]; /* "８个": the number in full-width digits, as an input method's full-width mode types it */
+        int other = 0;
         *chinese = 0;
         if (is_decimal(part, real)) snprintf(num, cap, "%s", part);
         else if (av_utf8_chinese_number(num, cap, part, real)) *chinese = 1;
+        else if (av_utf8_halfwidth_text(half, sizeof half, part, &other) > 0 && !other && is_decimal(half, real))
+            snprintf(num, cap, "%s", half), *chinese = 2;
         else continue;
         snprintf(post, 32, "%s", s + at[j]);
         return 1;
@@ -557,6 +561,10 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
     if (words[0] && !chinese)
         snprintf(out, cap, in ? " (%s not part of it: type %s)" : " (%s not part of it, and %s is outside the allowed "
                  "range too)", words, num);
+    else if (words[0] && chinese == 2) /* "８个" */
+        snprintf(out, cap, in ? " (%s not part of it, and it is typed in full-width characters: type the half-width "
+                 "%s, 半角)" : " (%s not part of it, and it is typed in full-width characters: as the half-width %s it "
+                 "is outside the allowed range too)", words, num);
     else if (words[0])
         snprintf(out, cap, in ? " (%s not part of it, and it is written in Chinese numerals: type the digits %s, "
                  "阿拉伯数字)" : " (%s not part of it, and it is written in Chinese numerals: as the digits %s it is "
@@ -578,9 +586,12 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
             t[k++] = *p;
         }
     t[k] = 0;
+    int other = 0, wide = 0; /* "第１", "第１个": full-width digits, read as the ASCII ones are, and named */
     if (is_decimal(t, 0)) snprintf(num, sizeof num, "%s", t);
     else if (av_utf8_chinese_number(num, sizeof num, t, 0)) chinese = 1;
+    else if (av_utf8_halfwidth_text(num, sizeof num, t, &other) > 0 && !other && is_decimal(num, 0)) wide = 1;
     else if (!av_number_with_words(t, 0, num, sizeof num, &chinese, post)) return;
+    if (chinese == 2) chinese = 0, wide = 1;
     char *end;
     errno = 0;
     long long v = strtoll(num, &end, 10);
@@ -596,8 +607,10 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
     if (chinese && strlen(s) < sizeof t) /* 1st, 2nd, 3rd, 11th, 12th, 13th, 21st */
         snprintf(out, cap, " (%s is the %lld%s, and %s from 0: %s)", s, v, th, counts, to);
     else if (chinese) snprintf(out, cap, " (%s from 0: %s)", counts, to);
-    else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it: %s)", post, to);
-    else snprintf(out, cap, " (the 第 before the number is not part of it: %s)", to);
+    else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it%s: %s%s)", post,
+                               wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "");
+    else snprintf(out, cap, " (the 第 before the number is not part of it%s: %s%s)",
+                  wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "");
 }
 
 /* A whole decimal number in [d->lo, d->hi]. */

@@ -229,10 +229,11 @@ void av_print_help(FILE *f, const char *conventions, const char *man);
 /* 1 when s is a number with one to four CJK ideographs (U+3400..U+4DBF, U+4E00..U+9FFF) after it, a measure
  * word or unit ("8个", "八个", "512维", "100步", "一百个头"; not a numeral's own characters, av_utf8_chinese_numeral:
  * "一千零十" is no 一千 and 零十), the number in ASCII digits (with real, a decimal point and an exponent too) or in
- * Chinese numerals (av_utf8_chinese_number), the fewest characters after it taken: its digits go into num (cap
- * bytes, at least 64), *chinese = 1 when it was written in Chinese numerals, and the characters after it into post
- * (32 bytes). Else 0. An ordinal, 第一层, is left alone: its 一 is the first, index 0 of --layer. Used by the number
- * options' hints (app/cli.c) and --explain's index (app/teach.c: "爱,5个"). No errors. */
+ * Chinese numerals (av_utf8_chinese_number) or in full-width digits ("８个", av_utf8_halfwidth_text), the fewest
+ * characters after it taken: its digits go into num (cap bytes, at least 64; in ASCII), *chinese = 1 when it was
+ * written in Chinese numerals, 2 in full-width digits, else 0, and the characters after it into post (32 bytes).
+ * Else 0. An ordinal, 第一层, is left alone: its 一 is the first, index 0 of --layer. Used by the number options'
+ * hints (app/cli.c) and --explain's index (app/teach.c: "爱,5个"). No errors. */
 int av_number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]);
 
 /* " (第一层 is the 1st, and --layer counts from 0: type --layer 0)" into out (cap bytes) when s is an ordinal of an

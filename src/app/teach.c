@@ -575,7 +575,13 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
             if (k < 0 || k >= toks->n)
                 snprintf(range, sizeof range, "outside 0..%d too: T = %d token%s", toks->n - 1, toks->n,
                          toks->n == 1 ? "" : "s");
-            if (!chinese && !range[0])
+            if (chinese == 2 && !range[0]) /* "爱,１个": full-width digits */
+                snprintf(span, sizeof span, " (the %s after the number is not part of it, and it is typed in "
+                         "full-width characters: type the half-width %s, 半角)", post, num);
+            else if (chinese == 2) snprintf(span, sizeof span, " (the %s after the number is not part of it, and it "
+                                            "is typed in full-width characters: as the half-width %s it is %s)", post,
+                                            num, range);
+            else if (!chinese && !range[0])
                 snprintf(span, sizeof span, " (the %s after the number is not part of it: type %s)", post, num);
             else if (!chinese) snprintf(span, sizeof span, " (the %s after the number is not part of it, and %s is %s)",
                                         post, num, range);
