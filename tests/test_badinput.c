@@ -796,6 +796,11 @@ static const bad_case kCases[] = {
     /* a character typed in its other form (Unihan: 習 U+7FD2 is the traditional variant of 习 U+4E60, 愛 U+611B
      * of 爱 U+7231): 我爱深度学习's 习 is token 5, 我愛學習's 愛 token 1 */
     {"explain_traditional_for_simplified", 2, "--explain key '習' is neither a token of the sentence nor an index 0..5 (it is written in traditional characters, the sentence in simplified: '习' is token 5)", {"--explain", "爱,習", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a word of two tokens in the other form: 學習 is 学习 (Unihan kSimplifiedVariant), tokens 4 and 5 of 我爱深度学习
+     * (one token a character); 學习 mixes both forms, and 学习 on 我愛學習 is 學習 there, tokens 2 and 3 */
+    {"explain_traditional_word_spans_tokens", 2, "--explain key '學習' is neither a token of the sentence nor an index 0..5 (it is written in traditional characters, the sentence in simplified: '学习' spans tokens 4..5: [学] [习]; name one of them)", {"--explain", "爱,學習", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_mixed_forms_word_spans_tokens", 2, "--explain key '學习' is neither a token of the sentence nor an index 0..5 (it mixes traditional and simplified characters, the sentence is in simplified: '学习' spans tokens 4..5: [学] [习]; name one of them)", {"--explain", "爱,學习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_simplified_word_on_traditional", 2, "--explain key '学习' is neither a token of the sentence nor an index 0..3 (it is written in simplified characters, the sentence in traditional: '學習' spans tokens 2..3: [學] [習]; name one of them)", {"--explain", "愛,学习", "我愛學習"}, NULL, 0, NULL, 0},
     {"explain_simplified_for_traditional", 2, "--explain query '爱' is neither a token of the sentence nor an index 0..3 (it is written in simplified characters, the sentence in traditional: '愛' is token 1)", {"--explain", "爱,習", "我愛學習"}, NULL, 0, NULL, 0},
     /* an ordinal for a token, as docs/reading-heads.zh.md's 第一个词元 (token 0): 第一个 is index 0, 第十个 index
      * 9, past 我爱深度学习's 0..5 */

@@ -431,20 +431,25 @@ static void test_chinese_number_by_hand(void **state) {
 
 /* Traditional and simplified forms, from the Unihan database (kSimplifiedVariant of 習 U+7FD2 is U+4E60 习, of 學
  * U+5B78 U+5B66 学, of 愛 U+611B U+7231 爱): both ways, the others kept, and a text with none unchanged. */
-static void test_han_other_form_by_hand(void **state) {
+static void test_han_form_by_hand(void **state) {
     (void)state;
     char out[64];
-    int simp = -1;
-    assert_int_equal(av_utf8_han_other_form(out, sizeof out, "習", &simp), 1);
+    assert_int_equal(av_utf8_han_form(out, sizeof out, "習", 1), 1);
     assert_string_equal(out, "习");
-    assert_int_equal(simp, 1);
-    assert_int_equal(av_utf8_han_other_form(out, sizeof out, "我爱学习", &simp), 3);
+    assert_int_equal(av_utf8_han_form(out, sizeof out, "我爱学习", 0), 3);
     assert_string_equal(out, "我愛學習");
-    assert_int_equal(simp, 0);
-    assert_int_equal(av_utf8_han_other_form(out, sizeof out, "你好，世界", &simp), 0);
+    assert_int_equal(av_utf8_han_form(out, sizeof out, "你好，世界", 1), 0);
     assert_string_equal(out, "你好，世界");
-    assert_int_equal(av_utf8_han_other_form(out, 4, "a習", NULL), 0); /* 习 does not fit: cut before it */
+    assert_int_equal(av_utf8_han_form(out, 4, "a習", 1), 0); /* 习 does not fit: cut before it */
     assert_string_equal(out, "a");
+    /* the two forms mixed: each character in the form asked for, one already in it kept (學习 is 学习 simplified,
+     * 學習 traditional; it was 学習 both ways, each character turned over) */
+    assert_int_equal(av_utf8_han_form(out, sizeof out, "學习", 1), 1);
+    assert_string_equal(out, "学习");
+    assert_int_equal(av_utf8_han_form(out, sizeof out, "學习", 0), 1);
+    assert_string_equal(out, "學習");
+    assert_int_equal(av_utf8_han_form(out, sizeof out, "習", 0), 0);
+    assert_string_equal(out, "習");
 }
 
 static void test_halfwidth_text_by_hand(void **state) {
@@ -486,7 +491,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
         cmocka_unit_test(test_chinese_number_by_hand),
-        cmocka_unit_test(test_han_other_form_by_hand),
+        cmocka_unit_test(test_han_form_by_hand),
         cmocka_unit_test(test_check_names_first_bad_byte),
         cmocka_unit_test(test_trim_cut),
         cmocka_unit_test(test_replace_invalid),

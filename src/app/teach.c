@@ -592,12 +592,20 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         }
         if (!span[0]) av_ordinal_hint(span, sizeof span, NULL, part, toks->n - 1); /* "第一个": index 0 */
         char other[AV_MAX_TOKEN_BYTES * 4 + 8]; /* "爱,習" on 我爱学习: the sentence's 习 in the other form */
-        int simp, j, dup;
-        if (!span[0] && av_utf8_han_other_form(other, sizeof other, drawn, &simp) &&
-            (j = find_token(toks, other, &dup)) >= 0)
-            snprintf(span, sizeof span, " (it is written in %s characters, the sentence in %s: %s is token %d)",
-                     simp ? "traditional" : "simplified", simp ? "simplified" : "traditional",
-                     AV_QUOTED_WORD(toks->tok[j], 200), j);
+        int j, dup;
+        for (int simp = 1; !span[0] && simp >= 0; simp--) { /* to simplified, then to traditional: "學习", "学習" */
+            if (!av_utf8_han_form(other, sizeof other, drawn, simp)) continue;
+            char sp[400], *rest = sp + strlen(" (the text "), written[96];
+            if (av_utf8_han_form(sp, sizeof sp, drawn, !simp)) /* "學习": both forms in it */
+                snprintf(written, sizeof written, "it mixes traditional and simplified characters, the sentence is in "
+                         "%s", simp ? "simplified" : "traditional");
+            else snprintf(written, sizeof written, "it is written in %s characters, the sentence in %s",
+                          simp ? "traditional" : "simplified", simp ? "simplified" : "traditional");
+            if ((j = find_token(toks, other, &dup)) >= 0)
+                snprintf(span, sizeof span, " (%s: %s is token %d)", written, AV_QUOTED_WORD(toks->tok[j], 200), j);
+            else if (span_of(sp, sizeof sp, toks, other)) /* "爱,學習": 学习 is two tokens, 学 and 习 */
+                snprintf(span, sizeof span, " (%s: %s %.190s", written, AV_QUOTED_WORD(other, 120), rest);
+        }
         if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);
         st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d%s", what,
                      shown_word(partq, sizeof partq, part, n), toks->n - 1, span);

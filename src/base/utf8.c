@@ -469,19 +469,15 @@ static int chinese_unit(unsigned cp) {
 
 int av_utf8_chinese_numeral(unsigned cp) { return chinese_digit(cp) >= 0 || chinese_unit(cp) > 0; }
 
-int av_utf8_han_other_form(char *out, size_t n, const char *s, int *to_simplified) {
+int av_utf8_han_form(char *out, size_t n, const char *s, int simplified) {
     static const unsigned kPairs[][2] = {{0x7231, 0x611B}, {0x5B66, 0x5B78}, {0x4E60, 0x7FD2}}; /* 爱愛 学學 习習 */
     size_t k = 0;
     int changed = 0;
-    if (to_simplified) *to_simplified = 0;
     for (const unsigned char *u = (const unsigned char *)s; *u;) {
         const unsigned char *at = u;
         unsigned cp = av_utf8_next(&u), other = 0;
         for (size_t i = 0; !other && i < sizeof kPairs / sizeof kPairs[0]; i++)
-            if (kPairs[i][0] == cp || kPairs[i][1] == cp) {
-                other = kPairs[i][kPairs[i][0] == cp];
-                if (!changed && to_simplified) *to_simplified = kPairs[i][1] == cp;
-            }
+            if (kPairs[i][simplified] == cp) other = kPairs[i][!simplified]; /* one in the other form */
         char enc[4];
         size_t len = other ? (size_t)av_utf8_encode(other, enc) : (size_t)(u - at);
         if (k + len + 1 > n) break;

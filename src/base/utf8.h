@@ -223,15 +223,16 @@ int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real);
  * "10000000000 and the 亿 after it"). */
 int av_utf8_chinese_numeral(unsigned cp);
 
-/* s (NUL-terminated UTF-8) with each character of a known traditional/simplified pair in its other form, into out
- * (n bytes, NUL-terminated, cut at a character to fit): "習" → "习", "學習" → "学习", "爱" → "愛". Returns how many
- * characters changed (0: none, out is s); *to_simplified (when not NULL) gets 1 when the first changed one was
- * traditional. The pairs are those of the Chinese sentences the docs and tests use, 我爱深度学习, 我爱你, 我爱学习 and
- * 你好，世界 (爱 愛, 学 學, 习 習; 我 深 度 你 好 世 界 are one form), from the Unihan database's
+/* s (NUL-terminated UTF-8) with each character of a known traditional/simplified pair in the simplified form
+ * (simplified != 0) or the traditional one (0), into out (n bytes, NUL-terminated, cut at a character to fit):
+ * "習" → "习", "學習" and "學习" → "学习" with simplified, "爱" → "愛" without; the others, and one already in that
+ * form, kept. Returns how many characters changed (0: none, out is s). The pairs are those of the Chinese sentences
+ * the docs and tests use, 我爱深度学习, 我爱你, 我爱学习 and 你好，世界 (爱 愛, 学 學, 习 習; 我 深 度 你 好 世 界 are one
+ * form), from the Unihan database's
  * kTraditionalVariant/kSimplifiedVariant: utf8proc has no such table, and a whole one (thousands of pairs, some of
  * them one to many, 发 for 發 and 髮) is out of scope. "--explain 爱,習" on 我爱学习 said only "is neither a token"
  * (a Chinese-speaking learner's pass). No errors. */
-int av_utf8_han_other_form(char *out, size_t n, const char *s, int *to_simplified);
+int av_utf8_han_form(char *out, size_t n, const char *s, int simplified);
 
 /* Terminal columns of one code point: 0, 1 or 2 (utf8proc_charwidth; East
  * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
