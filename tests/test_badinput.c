@@ -707,6 +707,7 @@ static const bad_case kCases[] = {
      * them: 兩 is 2, 兩萬 2·10000 (they said only "is not a whole number") */
     {"heads_traditional_liang", 2, "--heads '兩' is not a whole number (it is written in Chinese numerals: type the digits 2, 阿拉伯数字); allowed: 1..64", {"--heads", "兩", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_traditional_wan", 2, "--steps '兩萬' is not a whole number (it is written in Chinese numerals: type the digits 20000, 阿拉伯数字); allowed: 1..1000000", {"--train", "reverse", "--steps", "兩萬"}, NULL, 0, NULL, 0},
+    {"seed_traditional_negative", 2, "--seed '負三' is not a whole number (it is written in Chinese numerals, and as the digits -3 it is outside the allowed range too)", {"--seed", "負三", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a number that ends in its decimal point 点 (as float("15.") is 15.0): 十五 is 15, 一 is 1 and inside (0, 1];
      * the 点 was called "the 点 after the number", a word that is not part of it */

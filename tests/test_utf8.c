@@ -411,7 +411,8 @@ static void test_chinese_number_by_hand(void **state) {
          * 貳 U+8CB3 贰, 叄 U+53C4 叁, 陸 U+9678 陆), read as their simplified twins: 兩千 = 2·1000, 兩萬 = 2·10000,
          * 三億 = 3·10^8, 一萬億 = 10^4·10^8, 貳拾陸 = 2·10 + 6, 零點五 = 0.5 */
         {"兩", "2", 0}, {"兩千", "2000", 0}, {"兩萬", "20000", 0}, {"三億", "300000000", 0},
-        {"一萬億", "1000000000000", 0}, {"貳拾陸", "26", 0}, {"叄", "3", 0}, {"零點五", "0.5", 1}};
+        {"一萬億", "1000000000000", 0}, {"貳拾陸", "26", 0}, {"叄", "3", 0}, {"零點五", "0.5", 1},
+        {"負三", "-3", 0}}; /* 負 U+8CA0, kSimplifiedVariant 负 */
     char out[64];
     for (size_t i = 0; i < sizeof kOk / sizeof kOk[0]; i++) {
         if (!av_utf8_chinese_number(out, sizeof out, kOk[i].s, kOk[i].real)) fail_msg("%s: refused", kOk[i].s);

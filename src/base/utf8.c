@@ -502,7 +502,7 @@ int av_utf8_chinese_number(char *out, size_t cap, const char *s, int real) {
     unsigned cp;
     const char *why;
     int k = av_utf8_decode(u, (size_t)(end - u), &cp, &why);
-    if (k > 0 && cp == 0x8D1F) u += k, neg = 1; /* 负 */
+    if (k > 0 && (cp == 0x8D1F || cp == 0x8CA0)) u += k, neg = 1; /* 负 (負 traditional) */
     for (; u < end; u += k) {
         if ((k = av_utf8_decode(u, (size_t)(end - u), &cp, &why)) <= 0) return 0;
         int d = chinese_digit(cp), p = chinese_unit(cp);

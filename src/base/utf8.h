@@ -210,7 +210,7 @@ int av_utf8_halfwidth_text(char *out, size_t n, const char *s, int *other);
  * 35000, "一万亿" 10^12 and "一百亿亿" 10^20 (亿 multiplies all since the last 亿; up to 61 digits, each one given),
  * "五一二" 512 and "二〇二四" 2024 (digits without units, read one by one), the financial forms ("捌" 8, "壹拾" 10),
  * the traditional forms of 两 万 亿 点 and of the financial 贰 叁 陆 ("兩" 2, "一萬" 10000, "三億" 3·10^8, "貳拾陸"
- * 26, "零點五" 0.5), "负三" -3, and with real != 0 "零点五" 0.5 and "三点一四" 3.14 (点, the decimal point read
+ * 26, "零點五" 0.5), "负三" and "負三" -3, and with real != 0 "零点五" 0.5 and "三点一四" 3.14 (点, the decimal point read
  * aloud, then digits one by one); else 0, also for words around the number ("八个"), places that do not fall ("一亿二亿") and a number
  * whose text does not fit in out. "--heads 八" said only "is not a whole number" (a
  * Chinese-speaking learner's pass): app/cli.c and app/teach.c name the digits to type and still refuse the
