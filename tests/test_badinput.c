@@ -764,6 +764,10 @@ static const bad_case kCases[] = {
     {"heads_fullwidth_measure_word_out_of_range", 2, "--heads '１００个' is not a whole number (the 个 after the number is not part of it, and it is typed in full-width characters: as the half-width 100 it is outside the allowed range too); allowed: 1..64", {"--heads", "１００个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_fullwidth_measure_word", 2, "--explain key '５个' is neither a token of the sentence nor an index 0..5 (the 个 after the number is not part of it, and it is typed in full-width characters: type the half-width 5, 半角)", {"--explain", "爱,５个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"head_fullwidth_ordinal", 2, "--head '第１个' is not a whole number (the 第 and 个 around the number are not part of it, and it is typed in full-width characters: type --head 1, 半角)", {"--head", "第１个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* 半 after the measure word is "and a half": 2个半 is 2.5 and 两个半 2.5, no whole number, so no "type 2" (it said
+     * "the 个半 after the number is not part of it: type 2") */
+    {"heads_measure_word_and_a_half", 2, "--heads '2个半' is not a whole number; allowed: 1..64", {"--heads", "2个半", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_measure_word_and_a_half", 2, "--explain key '两个半' is neither a token of the sentence nor an index 0..5\n", {"--explain", "爱,两个半", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_measure_word", 2, "--heads '八个' is not a whole number (the 个 after the number is not part of it, and it is written in Chinese numerals: type the digits 8, 阿拉伯数字); allowed: 1..64", {"--heads", "八个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_measure_words_out_of_range", 2, "--heads '一百个头' is not a whole number (the 个头 after the number is not part of it, and it is written in Chinese numerals: as the digits 100 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百个头", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_digits_measure_word_out_of_range", 2, "--heads '100个' is not a whole number (the 个 after the number is not part of it, and 100 is outside the allowed range too); allowed: 1..64", {"--heads", "100个", "我爱深度学习"}, NULL, 0, NULL, 0},

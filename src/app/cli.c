@@ -511,6 +511,7 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
         memcpy(part, s, len), part[len] = 0;
         const unsigned char *w = (const unsigned char *)s + len;
         if (av_utf8_chinese_numeral(av_utf8_next(&w))) continue; /* "一千零十", "两百两": a numeral's own characters */
+        if (strstr(s + len, "半")) continue; /* "2个半", "两个半小时": 2.5, "and a half", not the number 2 */
         char half[64]; /* "８个": the number in full-width digits, as an input method's full-width mode types it */
         int other = 0;
         *chinese = 0;

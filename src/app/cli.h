@@ -232,8 +232,9 @@ void av_print_help(FILE *f, const char *conventions, const char *man);
  * Chinese numerals (av_utf8_chinese_number) or in full-width digits ("８个", av_utf8_halfwidth_text), the fewest
  * characters after it taken: its digits go into num (cap bytes, at least 64; in ASCII), *chinese = 1 when it was
  * written in Chinese numerals, 2 in full-width digits, else 0, and the characters after it into post (32 bytes).
- * Else 0. An ordinal, 第一层, is left alone: its 一 is the first, index 0 of --layer. Used by the number options'
- * hints (app/cli.c) and --explain's index (app/teach.c: "爱,5个"). No errors. */
+ * Else 0, also when the words hold 半 ("2个半" is 2.5, two and a half). An ordinal, 第一层, is left alone: its 一 is
+ * the first, index 0 of --layer. Used by the number options' hints (app/cli.c) and --explain's index (app/teach.c:
+ * "爱,5个"). No errors. */
 int av_number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]);
 
 /* " (第一层 is the 1st, and --layer counts from 0: type --layer 0)" into out (cap bytes) when s is an ordinal of an
