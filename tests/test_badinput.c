@@ -708,6 +708,12 @@ static const bad_case kCases[] = {
     {"heads_traditional_liang", 2, "--heads '兩' is not a whole number (it is written in Chinese numerals: type the digits 2, 阿拉伯数字); allowed: 1..64", {"--heads", "兩", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_traditional_wan", 2, "--steps '兩萬' is not a whole number (it is written in Chinese numerals: type the digits 20000, 阿拉伯数字); allowed: 1..1000000", {"--train", "reverse", "--steps", "兩萬"}, NULL, 0, NULL, 0},
     {"seed_traditional_negative", 2, "--seed '負三' is not a whole number (it is written in Chinese numerals, and as the digits -3 it is outside the allowed range too)", {"--seed", "負三", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* ASCII digits with a Chinese unit, as Chinese writes a round count (GB/T 15835-2011 allows "1万"): 1万 is
+     * 1·10^4, 1.5万 1.5·10^4 = 15000, 3千 3·10^3; 1.23456万 is 12345.6, no whole number, so no guess */
+    {"steps_digits_wan", 2, "--steps '1万' is not a whole number (the 万 after the number is ten thousand: type the digits 10000); allowed: 1..1000000", {"--train", "reverse", "--steps", "1万"}, NULL, 0, NULL, 0},
+    {"steps_digits_point_wan", 2, "--steps '1.5万' is not a whole number (the 万 after the number is ten thousand: type the digits 15000); allowed: 1..1000000", {"--train", "reverse", "--steps", "1.5万"}, NULL, 0, NULL, 0},
+    {"heads_digits_qian_out_of_range", 2, "--heads '3千' is not a whole number (the 千 after the number is a thousand: as the digits 3000 it is outside the allowed range too); allowed: 1..64", {"--heads", "3千", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_digits_wan_not_whole", 2, "--steps '1.23456万' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1.23456万"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a number that ends in its decimal point 点 (as float("15.") is 15.0): 十五 is 15, 一 is 1 and inside (0, 1];
      * the 点 was called "the 点 after the number", a word that is not part of it */

@@ -534,12 +534,44 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * type the digits 8, 阿拉伯数字)", or "..., and 100 is outside the allowed range too)": "--heads 8个" and
  * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass). With real, a number that
  * ends in its decimal point ("十五点", "一點") gets " (it is written in Chinese numerals, with no digit after its
- * decimal point 点: ...)". Else "". */
+ * decimal point 点: ...)"; ASCII digits with a Chinese unit after them (百 千 万 萬 亿 億: "1万", "1.5万") " (the 万
+ * after the number is ten thousand: type the digits 10000)" (or "..., as the digits 15000 it is outside the allowed
+ * range too"; nothing for a whole-number option's "1.23456万"). Else "". */
 static void chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
     char num[64], post[32], words[64], whole[64];
     int chinese = 1;
     size_t n = strlen(s), pt = strlen("点"); /* 点 and 點 are 3 bytes each */
     out[0] = 0;
+    /* "1万", "1.5万", "3千": ASCII digits and one Chinese unit, as Chinese writes a round count (it said only "is
+     * not a whole number"): the digits moved by the unit's places, on the text, not a double */
+    static const struct { const char *unit, *name; int places; } kUnits[] = {
+        {"百", "a hundred", 2}, {"千", "a thousand", 3}, {"万", "ten thousand", 4}, {"萬", "ten thousand", 4},
+        {"亿", "a hundred million", 8}, {"億", "a hundred million", 8}};
+    for (size_t i = 0; i < sizeof kUnits / sizeof kUnits[0]; i++) {
+        size_t ul = strlen(kUnits[i].unit), m = n - ul;
+        if (n <= ul || m >= 40 || strcmp(s + m, kUnits[i].unit)) continue;
+        memcpy(whole, s, m), whole[m] = 0;
+        if (!is_decimal(whole, 1) || strpbrk(whole, "eE")) break;
+        char dig[64];
+        size_t nd = 0, ints = 0;
+        int point = 0;
+        for (const char *c = whole + (*whole == '+' || *whole == '-'); *c; c++)
+            if (*c == '.') point = 1;
+            else dig[nd++] = *c, ints += !point;
+        ints += (size_t)kUnits[i].places; /* the point moves right */
+        while (nd < ints) dig[nd++] = '0';
+        size_t lead = 0, end = nd;
+        while (lead + 1 < ints && dig[lead] == '0') lead++;
+        while (end > ints && dig[end - 1] == '0') end--;
+        if (end > ints && !real) break; /* "1.23456万" is 12345.6, no whole number */
+        snprintf(num, sizeof num, "%s%.*s%s%.*s", *whole == '-' ? "-" : "", (int)(ints - lead), dig + lead,
+                 end > ints ? "." : "", (int)(end - ints), dig + ints);
+        double v = strtod(num, NULL);
+        snprintf(out, cap, (open ? v > lo : v >= lo) && v <= hi ? " (the %s after the number is %s: type the digits "
+                 "%s)" : " (the %s after the number is %s: as the digits %s it is outside the allowed range too)",
+                 kUnits[i].unit, kUnits[i].name, num);
+        return;
+    }
     /* "十五点": the decimal point 点 (點) with no digit after it, the whole number before it (as float("15.") is 15;
      * it said "the 点 after the number is not part of it") */
     if (real && n > pt && n - pt < sizeof whole && (!strcmp(s + n - pt, "点") || !strcmp(s + n - pt, "點")) &&
