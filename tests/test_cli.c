@@ -2767,6 +2767,41 @@ static void test_long_link_target_whole_or_marked(void **state) {
     tu_free(&r);
 }
 
+/* A file or folder the user named that is a symbolic link to nothing is said to be one, as --model says of such a
+ * config.json: `-f l` (l a link to "nowhere") said "-f: cannot read l: No such file or directory", and l is there
+ * in ls; --attn-mask l the same, `--weights l` "--weights l: No such file or directory; the example folder ...",
+ * --model l "no such folder", and a --weights folder's W_Q.npy linked to nowhere "cannot read w/W_Q.npy: No such
+ * file or directory (a broken link?)". The targets expected are the ones symlink() was given here; a loop of
+ * links (loop -> loop, which ELOOP reports) is named as one; a name that is not there keeps its message. */
+static void test_link_to_nothing_named_as_one(void **state) {
+    tu_fixture *f = *state;
+    assert_int_equal(symlink("nowhere", tu_in(f, "l")), 0);
+    assert_int_equal(symlink("loop", tu_in(f, "loop")), 0);
+    assert_int_equal(mkdir(tu_in(f, "w"), 0700), 0);
+    assert_int_equal(symlink("nowhere", tu_in(f, "w/W_Q.npy")), 0);
+    static const struct {
+        const char *opt, *path, *want;
+    } cases[] = {
+        {"-f", "l", "attnviz: error: -f: l is a symbolic link to nowhere, which does not exist\n"},
+        {"-f", "loop", "attnviz: error: -f: loop is a symbolic link to loop, which leads back to itself (a loop of "
+                       "links)\n"},
+        {"--attn-mask", "l", "attnviz: error: --attn-mask: l is a symbolic link to nowhere, which does not exist\n"},
+        {"--weights", "l", "attnviz: error: --weights l is a symbolic link to nowhere, which does not exist\n"},
+        {"--weights", "w", "attnviz: error: w/W_Q.npy is a symbolic link to nowhere, which does not exist\n"},
+        {"--model", "l", "attnviz: error: --model l is a symbolic link to nowhere, which does not exist\n"},
+        {"-f", "none", "attnviz: error: -f: cannot read none: No such file or directory\n"},
+    };
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_result r;
+        int is_file = !strcmp(cases[i].opt, "-f");
+        tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"-q", cases[i].opt, cases[i].path, is_file ? NULL : "a b", NULL});
+        if (r.code != 2 || strcmp(r.err, cases[i].want))
+            fail_msg("%s %s: exit %d, stderr %s", cases[i].opt, cases[i].path, r.code, r.err);
+        tu_free(&r);
+    }
+}
+
 /* `attnviz -q -o -x hi` made a folder "-x" and exited 0, where --prefix -x is refused because rm, ls and cp read a
  * name that starts with '-' as an option (GNU sort -o -x and gcc -o -x take "-x" as the file, as getopt gives them
  * the next word; attnviz refuses it as it refuses --prefix -x and -o -). A separate -o or --dump value starting
@@ -6129,6 +6164,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_long_value_shown_as_its_longest_start, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_long_link_target_whole_or_marked, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_link_to_nothing_named_as_one, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_folder_starting_with_dash_is_refused_when_separate, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cut_folder_name_says_so_and_only_then, tu_setup_tmpdir,

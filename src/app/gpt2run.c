@@ -218,6 +218,10 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
                        * the command after it gives it: "--model /tmp/a b/m is a file; ...: --model '/tmp/a b/m'"
                        * read as two words */
     av_shown_word(named, sizeof named, dir);
+    if (stat(dir, &sb) != 0 && (errno == ENOENT || errno == ELOOP) && av_dangling_link(dir, err)) {
+        av_err inner = *err; /* -m l2, l2 a link to a missing folder, said "no such folder", and l2 is there */
+        return av_fail(err, AV_EUSAGE, "--model %s", inner.msg);
+    }
     if (stat(dir, &sb) != 0 && errno == ENOENT) {
         char near[4500]; /* the folder (4400) and the words around it */
         near_model_folder(near, sizeof near, dir);

@@ -337,6 +337,8 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     }
     if (S_ISLNK(st.st_mode) && stat(path, &st) != 0) {
         int e = errno;
+        av_status dl = av_dangling_link(path, err); /* "(a broken link?)" guessed what the link says */
+        if (dl) return dl;
         av_shown_word(shown, sizeof shown, path);
         return av_fail(err, av_input_path_status(e), "cannot read %s: %s (a broken link?)", shown, strerror(e));
     }
@@ -564,6 +566,11 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
     av_shown_word(named, sizeof named, dir);
     if (stat(dir, &st) != 0) { /* say where the example folder that comes with attnviz is */
         int e = errno;
+        /* -w l2, l2 a link to a missing folder: "--weights l2: No such file or directory", and l2 is there */
+        if ((e == ENOENT || e == ELOOP) && av_dangling_link(dir, err)) {
+            av_err inner = *err;
+            return av_fail(err, AV_EUSAGE, "--weights %s", inner.msg);
+        }
         const char *data = av_assets_dir();
         char hint[4300] = "", example[4200];
         if (e == ENOENT && data) {
@@ -735,7 +742,9 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
          * mask is saved as bool, which has no byte order, as said below */
         char *reads = strstr(inner, " (this reader takes ");
         if (reads && strchr(reads, ')')) *reads = 0;
-        if (strncmp(inner, "cannot read ", 12) == 0) /* no file, or stdin a folder: nothing about a mask helps */
+        /* no file (a link to nothing too: "l2 is a symbolic link to ..."), or stdin a folder: nothing about a mask
+         * helps */
+        if (strncmp(inner, "cannot read ", 12) == 0 || (strcmp(path, "-") && access(path, F_OK) != 0))
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.400s", inner);
         if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */
             return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = "

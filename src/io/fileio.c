@@ -641,6 +641,10 @@ av_status av_read_file(const char *path, size_t max_bytes, char **out, size_t *l
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp) {
         int e = errno;
+        /* `-f l2`, l2 a link to a missing file, said "cannot read l2: No such file or directory", and the user
+         * found l2 there: say what --model says of such a config.json */
+        av_status dl = !is_stdin && (e == ENOENT || e == ELOOP) ? av_dangling_link(path, err) : AV_OK;
+        if (dl) return dl;
         return av_fail(err, av_input_path_status(e), "cannot read %s: %s", shown, strerror(e));
     }
 

@@ -202,7 +202,9 @@ av_status av_input_path_status(int e);
  * Errors: AV_EUSAGE "cannot read 'x': No such file or directory" (also "Not a
  * directory", "Is a directory": a path the user named that is not a file is bad
  * input, see av_input_path_status; "cannot read standard input: Is a
- * directory" when "-" is a folder) and "input file 'x' is larger than the
+ * directory" when "-" is a folder), av_dangling_link's "'x' is a symbolic
+ * link to 'y', which does not exist" (or "..., which leads back to itself")
+ * for a link to nothing, and "input file 'x' is larger than the
  * 1048576-byte limit" ("standard input is larger than ..." for "-"), with
  * err->too_large set (base/common.h av_err);
  * AV_ERUNTIME for a file that exists but cannot be read (permission, I/O).
