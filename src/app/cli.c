@@ -2118,7 +2118,17 @@ static av_status check_combinations(const av_options *o, av_err *err) {
     return AV_OK;
 }
 
-/* "--name VALUE" as typed (the value formatted back from o). */
+/* The bytes (NUL included, at most cap, at least 16) a value's word may take in "--NAME VALUE" held in n bytes: a
+ * word cut to them keeps its "...", where the warnings' "%.60s" of the whole text cut the mark off and a character
+ * in two (`--train reverse --dump` of 30 深 ended "深<U+FFFD> has no effect", a pass's report). */
+static size_t value_room(size_t n, const char *name, size_t cap) {
+    size_t used = strlen(name) + 3; /* "--" and the space */
+    size_t room = n > used + 16 ? n - used : 16;
+    return room < cap ? room : cap;
+}
+
+/* "--name VALUE" as typed (the value formatted back from o), in n bytes (NUL included): a string value longer
+ * than its room is cut with "..." after it (marked_shell_word). */
 static void option_text(char *buf, size_t n, const av_options *o, const char *name) {
     for (int i = 0; i < N_OPTS; i++) {
         const optdef *d = &kOpts[i];
@@ -2132,7 +2142,7 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
         else if (d->kind == OPT_DOUBLE) snprintf(buf, n, "--%s %g", name, *(const double *)field);
         else if (d->kind == OPT_STRING) {
             char word[80];
-            marked_shell_word(word, sizeof word, *(const char *const *)field);
+            marked_shell_word(word, value_room(n, name, sizeof word), *(const char *const *)field);
             snprintf(buf, n, "--%s %s", name, word);
         }
         else snprintf(buf, n, "--%s", name);
@@ -2141,12 +2151,17 @@ static void option_text(char *buf, size_t n, const av_options *o, const char *na
     snprintf(buf, n, "--%s", name);
 }
 
-/* "--name VALUE" as typed, for a warning: option_text, with --figures, --prefix, --layer and --vmax as given. */
+/* "--name VALUE" as typed, for a warning: option_text, with --figures, --prefix, --layer and --vmax as given, in n
+ * bytes (NUL included), a longer --figures or --prefix cut with "..." after it. */
 static void given_text(char *buf, size_t n, const av_options *o, const char *name) {
-    if (strcmp(name, "figures") == 0) snprintf(buf, n, "--figures %.80s", o->figures_arg);
+    if (strcmp(name, "figures") == 0) { /* "%.80s" cut a long list with no mark, at any byte */
+        char word[84];
+        av_shown_word(word, value_room(n, name, sizeof word), o->figures_arg ? o->figures_arg : "");
+        snprintf(buf, n, "--figures %s", word);
+    }
     else if (strcmp(name, "prefix") == 0) {
         char word[84];
-        marked_shell_word(word, sizeof word, o->prefix);
+        marked_shell_word(word, value_room(n, name, sizeof word), o->prefix);
         snprintf(buf, n, "--prefix %s", word);
     }
     else if (strcmp(name, "layer") == 0) {
@@ -2224,11 +2239,11 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
                                              "batch", "lr", "weight-decay", "schedule", "warmup", "norm", "kernel",
                                              "dpi", "scale", "help", "version"};
     int n = 0;
-    char opt[96], dir[1200];
+    char opt[61], dir[1200]; /* opt: "--NAME VALUE" of 60 bytes at most, as the warnings below have room for */
     trained_folder_word(dir, sizeof dir, o);
     if (o->dump_dir) {
-        option_text(opt, 60, o, "dump");
-        snprintf(msgs[n++], AV_WARNING_MAX, "%.60s has no effect with --train; dump a run of the trained folder: "
+        option_text(opt, 61, o, "dump");
+        snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; dump a run of the trained folder: "
                  "attnviz --model %s --dump ...", opt, dir);
     }
     if (o->causal)
@@ -2260,33 +2275,33 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
         int used = strcmp(name, "dump") == 0 || strcmp(name, "causal") == 0;
         for (size_t k = 0; !used && k < sizeof kTrainUses / sizeof kTrainUses[0]; k++) used = !strcmp(name, kTrainUses[k]);
         if (used || !av_option_given(o, name)) continue;
-        given_text(opt, sizeof opt, o, name);
+        given_text(opt, 61, o, name); /* 50 or 60 bytes, as each warning below has room for it */
         if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
-            snprintf(msgs[n++], AV_WARNING_MAX, "%.50s has no effect with --train: it is for one attention layer, "
-                     "not a model (--model refuses it too)", opt);
+            snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: it is for one attention layer, "
+                     "not a model (--model refuses it too)", (given_text(opt, 51, o, name), opt));
         else if (!strcmp(name, "format") || !strcmp(name, "cmap"))
             /* "use it on a run of the trained folder" read as a way to redraw the film strip or the curves;
              * --model draws the model's maps, and nothing redraws the training figures (their snapshots are
              * not kept): a figure-maker's report. --dpi and --scale do apply to them */
-            snprintf(msgs[n++], AV_WARNING_MAX, "%.20s has no effect with --train: its figures are fixed (PNG + SVG, "
-                     "viridis); the trained model's maps take it: attnviz --model %s ...", opt, dir);
+            snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: its figures are fixed (PNG + SVG, "
+                     "viridis); the trained model's maps take it: attnviz --model %s ...", (given_text(opt, 21, o, name), opt), dir);
         /* "--train reverse --layer 3", --layers' neighbour (as --head is --heads'): it trained the default 2
          * layers, and the warning pointed only at --model */
         else if (!strcmp(name, "layer") && !av_option_given(o, "layers") &&
                  o->layer >= kOpts[long_option_row("layers", 6)].lo && o->layer <= kOpts[long_option_row("layers", 6)].hi) {
             char typed[24];
-            snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --train: did you mean --layers %s? (--layer picks a "
-                     "layer of attnviz --model %s)", opt,
+            snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: did you mean --layers %s? (--layer picks a "
+                     "layer of attnviz --model %s)", (given_text(opt, 25, o, name), opt),
                      av_option_shown(typed, sizeof typed, o, "layer", o->layer), dir);
         } else if (!strcmp(name, "head") && !av_option_given(o, "heads") && train_heads_run(o, o->head)) {
             /* "--train reverse --head 2", as --layer is --layers': it trained the task's 4 heads (a tester's
              * report); offered when --heads N would train: N divides the task's d_model, d_k even for RoPE */
             char typed[24];
-            snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --train: did you mean --heads %s? (--head picks a "
-                     "head of attnviz --model %s)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head),
+            snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: did you mean --heads %s? (--head picks a "
+                     "head of attnviz --model %s)", (given_text(opt, 25, o, name), opt), av_option_shown(typed, sizeof typed, o, "head", o->head),
                      dir);
         } else
-            snprintf(msgs[n++], AV_WARNING_MAX, "%.60s has no effect with --train; use it on a run of the trained folder: "
+            snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; use it on a run of the trained folder: "
                      "attnviz --model %s ...", opt, dir);
     }
     return n;
@@ -2297,7 +2312,7 @@ int av_unused_options(const av_options *o, char msgs[][AV_WARNING_MAX]) {
                                               "vmax", "log-scale", "pool"};
     if (o->train >= 0) return unused_with_train(o, msgs);
     int n = 0, rope = o->positions == AV_POS_ROPE || (o->compare && o->compare != AV_CMP_SCALE);
-    char opt[96];
+    char opt[96], figs[35]; /* figs: "--figures LIST", the list in 24 bytes */
     for (int k = 0; k < 2; k++) {
         const char *name = k ? "rope-base" : "rope-style";
         if (!av_option_given(o, name) || rope || o->model_dir) continue; /* a --model refuses them (exit 2) */
@@ -2313,14 +2328,14 @@ int av_unused_options(const av_options *o, char msgs[][AV_WARNING_MAX]) {
                        * weights with --cmap, --vmax and --log-scale, as the figures */
         if (o->show && strcmp(kFigureOpts[k], "cmap") == 0) {
             if (o->color == AV_COLOR_NEVER) { /* --show prints numbers only: nothing takes --cmap's colours */
-                given_text(opt, sizeof opt, o, "cmap");
-                snprintf(msgs[n++], AV_WARNING_MAX, "%.60s has no effect with --no-plot and --color never (--show prints "
+                given_text(opt, 61, o, "cmap");
+                snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --no-plot and --color never (--show prints "
                          "numbers, no colours)", opt);
             }
             continue; /* --show colours its cells with --cmap (on a colour terminal) */
         }
-        given_text(opt, sizeof opt, o, kFigureOpts[k]);
-        snprintf(msgs[n++], AV_WARNING_MAX, "%.100s has no effect with --no-plot (no figures are written)", opt);
+        given_text(opt, sizeof opt, o, kFigureOpts[k]); /* 95 bytes at most, "--title xxx..." cut with its mark */
+        snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --no-plot (no figures are written)", opt);
     }
     /* --vmax and --log-scale set the attention weights' colours (heads, grid, mean, a --model's maps, the
      * --compare figure but order's |ΔA| map): with only scores, pe or mask drawn no pixel changed, and
@@ -2330,18 +2345,20 @@ int av_unused_options(const av_options *o, char msgs[][AV_WARNING_MAX]) {
     for (int k = 0; k < 2 && !o->no_plot && !weight_figs && o->train < 0; k++) {
         const char *name = k ? "log-scale" : "vmax";
         if (!av_option_given(o, name) || n == AV_MAX_WARNINGS) continue;
-        given_text(opt, sizeof opt, o, name);
-        snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --figures %.24s: it colours attention weights (heads, "
-                 "grid, mean, model), not scores, pe, mask", opt, o->figures_arg ? o->figures_arg : "");
+        given_text(opt, 25, o, name);
+        given_text(figs, sizeof figs, o, "figures");
+        snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with %s: it colours attention weights (heads, "
+                 "grid, mean, model), not scores, pe, mask", opt, figs);
     }
     /* --cmap colours the weights and the mask (figures, the --compare figure, the --html page, --show's cells);
      * scores and pe are always RdBu_r, so with only those drawn no pixel changed and nothing said so */
     int cmap_figs = (o->figures & (AV_FIG_HEADS | AV_FIG_GRID | AV_FIG_MEAN | AV_FIG_MASK | AV_FIG_MODEL)) ||
                     o->compare || o->html || (o->show && o->color != AV_COLOR_NEVER);
     if (!o->no_plot && !cmap_figs && o->train < 0 && av_option_given(o, "cmap") && n < AV_MAX_WARNINGS) {
-        given_text(opt, sizeof opt, o, "cmap");
-        snprintf(msgs[n++], AV_WARNING_MAX, "%.24s has no effect with --figures %.24s: scores and pe are always drawn in "
-                 "RdBu_r (it colours weights and the mask)", opt, o->figures_arg ? o->figures_arg : "");
+        given_text(opt, 25, o, "cmap");
+        given_text(figs, sizeof figs, o, "figures");
+        snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with %s: scores and pe are always drawn in "
+                 "RdBu_r (it colours weights and the mask)", opt, figs);
     }
     /* a --model draws layer L's head --head on its own (by default, or with --figures heads: not with
      * --figures grid or model, where --head was silently unused: a tester's report), and --show prints that
