@@ -1086,8 +1086,15 @@ static void make_padded_vocab(const char *dir) {
 }
 
 /* make_padded_vocab's checkpoint with wte row v all fill[v] where fill[v] is not 0 (the fixture's rows
- * elsewhere): ln_f's output is (1, 1, 1, 1), so logit v = 4 · fill[v]. */
+ * elsewhere): ln_f's output is (1, 1, 1, 1), so logit v = 4 · fill[v]. fc != 0: layer 0's ln_2 gives (1, 1, 1, 1)
+ * too (weight 0, bias 1) and every h.0.mlp.c_fc.weight is fc, c_fc.bias 0, so each of the 16 inputs of GELU is
+ * 4 · fc. */
+static void make_rows_and_fc(const char *dir, const float fill[8], float fc);
 static void make_vocab_rows(const char *dir, const float fill[8]) {
+    make_rows_and_fc(dir, fill, 0);
+}
+
+static void make_rows_and_fc(const char *dir, const float fill[8], float fc) {
     static const char *cfg_json = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 8}";
     static const char *vocab = "{\"h\": 0, \"i\": 1, \"\xc4\xa0\": 2, \"a\": 3, \"b\": 4, \"c\": 5}"; /* Ġ: a space */
     char path[4400];
@@ -1107,6 +1114,10 @@ static void make_vocab_rows(const char *dir, const float fill[8]) {
         p.ln_f_w[c] = 0.0f, p.ln_f_b[c] = 1.0f;
         for (int v = 0; v < 8; v++)
             if (fill[v] != 0) p.wte[v * 4 + c] = fill[v];
+    }
+    for (int c = 0; fc != 0 && c < 4; c++) {
+        p.h[0].ln_2_w[c] = 0.0f, p.h[0].ln_2_b[c] = 1.0f;
+        for (int j = 0; j < 16; j++) p.h[0].mlp_c_fc_w[c * 16 + j] = fc, p.h[0].mlp_c_fc_b[j] = 0.0f;
     }
     int n = av_gpt2_num_tensors(&cfg);
     av_gpt2_tensor *tab = calloc((size_t)n, sizeof *tab);
@@ -1232,6 +1243,26 @@ static void test_top5_ranks_by_logit_where_p_underflows(void **state) {
                           "3. p = 0.0000   c   (id 5)", "4. p = 0.0000   b   (id 4)"};
     for (int k = 0; k < 4; k++)
         if (!strstr(r.out, want[k])) fail_msg("no '%s' in:\n%s", want[k], r.out);
+    tu_free(&r);
+}
+
+/* A checkpoint whose weights are finite but too large said "attnviz: error: layer 0: the residual stream overflowed
+ * float32 (a value became infinite); the checkpoint's weights are too large", naming no folder: a user who ran
+ * several (a script over checkpoints, --generate on two) could not tell which one. By hand: every
+ * h.0.mlp.c_fc.weight 3e38 makes each GELU input 4 · 3e38 = 1.2e39, past float32's largest 3.4028235e38, so inf,
+ * and the block's output (the residual stream of layer 0, nn/gpt2.c's check after each block) is no longer
+ * finite; the scores before it are (the fixture's small weights). The message now starts "--model DIR: ". */
+static void test_overflow_names_the_folder(void **state) {
+    tu_fixture *f = *state;
+    static const float fill[8] = {0};
+    make_rows_and_fc(f->dir, fill, 3e38f);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hi", NULL);
+    char want[4600];
+    snprintf(want, sizeof want, "attnviz: error: --model %s: layer 0: the residual stream overflowed float32 (a value "
+             "became infinite); the checkpoint's weights are too large\n", tu_sh_word(f->dir));
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
     tu_free(&r);
 }
 
@@ -3884,6 +3915,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_top5_ranks_by_logit_where_p_underflows, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_overflow_names_the_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_an_added_tokens_orphaned_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -563,6 +563,16 @@ int av_gpt2run_argmax(const float *logits, int row, int V) {
     return best;
 }
 
+/* st from a forward pass (or a --generate step) of the model in r->dir: a value that left float32
+ * (err->overflowed, av_overflow_fail) is said of the folder, "--model DIR: layer 0: the residual stream overflowed
+ * float32 (a value became infinite); the checkpoint's weights are too large", where it named no folder and the
+ * user of several could not tell which checkpoint it meant (a pass's report); any other error is left as it is. */
+static av_status of_folder(const av_gpt2run *r, av_status st, av_err *err) {
+    if (st != AV_EUSAGE || !err->overflowed) return st;
+    av_err inner = *err;
+    return av_fail(err, st, "--model %s: %s", r->dir_shown, inner.msg);
+}
+
 /* The AV_GPT2RUN_TOPK largest softmax(logits[T-1]) entries, ranked by logit: a probability that underflows to 0
  * in double (a logit 745 or more below the largest) ties with every other such one, and a ranking by it put ids
  * 0..3 ("!", "\"", "#", "$") under a saturated first place, whatever their logits (a lying-checkpoint pass:
@@ -927,13 +937,14 @@ av_status av_gpt2run_open(av_gpt2run *r, av_model *view, av_tokens *labels, cons
     }
     r->g.cfg.kernel = o->kernel == AV_KERNEL_AUTO ? AV_KERNEL_BLAS : (av_kernel)(o->kernel - 1);
     if (llama) {
-        if ((st = av_llamarun_forward(r, err))) return st;
+        if ((st = av_llamarun_forward(r, err))) return of_folder(r, st, err);
         note_outside_task(r);
         top_next(r);
         return av_llamarun_view(view, r, err);
     }
     if ((st = av_gpt2_acts_alloc(&r->a, &r->g.cfg, r->T, err))) return st;
-    if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err))) return st;
+    if ((st = av_gpt2_forward(&r->a, &r->g.params, &r->g.cfg, (const int *)r->ids, r->T, err)))
+        return of_folder(r, st, err);
     if (r->T > c->n_positions && !o->quiet) /* learned positions refused it (no wpe row); a formula runs on */
         av_message(stderr, "attnviz: note: the input is %d tokens, more than %s %d in %s: %s, but the "
                 "model was made for at most %d\n", r->T, c->key_n_positions ? c->key_n_positions : "n_positions",
@@ -1037,6 +1048,7 @@ static av_status generate_ids(int32_t *ids, int *made, const av_gpt2run *r, int 
                       : av_gpt2_decode(&cache, &r->g.params, c, ids[T + k - 1], err);
         if (!st) ids[T + k] = av_gpt2run_argmax(cache.logits, 0, c->vocab_size);
         else { /* the input ran: say which generated token did not (an overflow named only the layer) */
+            st = of_folder(r, st, err);
             av_fail_append(err, " (in --generate: generated token %d, at position %d; "
                      "the input itself ran)", k, T + k - 1);
         }
