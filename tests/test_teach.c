@@ -696,6 +696,31 @@ static void test_explain_partial_sums_that_are_not_0_do_not_print_0(void **state
 /* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
  * takes it as the separator, the same cell as with ','. In 我爱深度学习 the
  * tokens are 我 0, 爱 1, 深 2, 度 3, 学 4, 习 5. */
+/* A span of many tokens: the hint's list of labels was cut by bytes, not by labels, with no ")" after it. Worked by
+ * hand: 我爱学习 16 times is 64 tokens of one character, each " [X]" 6 bytes, so the list (384 bytes) and the words
+ * around it do not fit the hint's 400 bytes; `--explain` of all 64 as text (or in traditional characters, 我愛學習)
+ * said "... [学] [" and stopped, or cut 习 after its first byte (a %.190s). Now the list stops at a whole label,
+ * then " …" and "; name one of them)", and the message is valid UTF-8. */
+static void test_explain_long_span_hint_ends_whole(void **state) {
+    (void)state;
+    char text[256] = "", simp[256] = "", trad[256] = "", spec[300];
+    for (int i = 0; i < 16; i++) strcat(text, "我爱学习"), strcat(trad, "我愛學習");
+    snprintf(simp, sizeof simp, "%s", text);
+    const char *keys[] = {simp, trad};
+    for (int k = 0; k < 2; k++) {
+        tu_result a;
+        snprintf(spec, sizeof spec, "爱,%s", keys[k]);
+        run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", spec, text, NULL);
+        av_err err;
+        size_t n = strlen(a.err);
+        if (a.code != 2 || !strstr(a.err, " spans tokens 0..63: [我] [爱] [学] [习] [我]") ||
+            n < 30 || strcmp(a.err + n - strlen(" \xE2\x80\xA6; name one of them)\n"), " \xE2\x80\xA6; name one of them)\n") ||
+            av_utf8_check(a.err, n, &err) != AV_OK || strstr(a.err, "[\xE2\x80\xA6"))
+            fail_msg("--explain %s: exit %d: %s", k ? "in traditional characters" : "as text", a.code, a.err);
+        tu_free(&a);
+    }
+}
+
 static void test_explain_takes_a_full_width_comma(void **state) {
     (void)state;
     tu_result a, b;
@@ -2312,6 +2337,7 @@ static void test_explain_says_k_is_rotated_too(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explain_matches_dump),
+        cmocka_unit_test(test_explain_long_span_hint_ends_whole),
         cmocka_unit_test(test_explain_by_token_text_and_masked_cell),
         cmocka_unit_test(test_explain_contribution_has_every_shown_entry),
         cmocka_unit_test(test_explain_weight_follows_precision),

@@ -225,6 +225,24 @@ static int read_wide_index(const char *part, long *v, char *ascii, size_t cap) {
     return 1;
 }
 
+#define SPAN_END "; name one of them)"
+enum { SPAN_FIGS_ROOM = 160 }; /* what the figures' labels keep: the words before them and three labels */
+
+/* " [label_i] ... [label_j]" written into out at w (cap bytes in all) as far as they fit with keep bytes and
+ * SPAN_END after them, then " …" where the rest do not: 32 tokens of 我爱学习 cut the list at byte 190, inside
+ * a character and before its ")" (from rereading the change). Returns the new w. */
+static size_t labels_fit(char *out, size_t cap, size_t w, const char *const *lab, int i, int j, size_t keep) {
+    const size_t tail = sizeof SPAN_END + sizeof " \xE2\x80\xA6" + keep;
+    for (int k = i; k <= j && w < cap; k++) {
+        size_t len = strlen(lab[k]) + 3; /* " [" and "]" */
+        if (w + len + (k < j ? tail : sizeof SPAN_END + keep) > cap) {
+            return w + (size_t)snprintf(out + w, cap - w, " \xE2\x80\xA6");
+        }
+        w += (size_t)snprintf(out + w, cap - w, " [%s]", lab[k]);
+    }
+    return w;
+}
+
 /* " (the text spans tokens 4..5: [学] [习]; name one of them)" into out (cap
  * bytes) when text is the text of two or more neighbouring tokens, written
  * together or with one space between; 1 then, else 0 and out "". The tokens
@@ -251,10 +269,10 @@ static int span_of_shown(char *out, size_t cap, const av_tokens *toks, const av_
                 at += len;
                 if (at == n && j > i) {
                     size_t w = (size_t)snprintf(out, cap, " (the text spans tokens %d..%d:", i, j);
-                    for (int k = i; k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", labels->tok[k]);
+                    w = labels_fit(out, cap, w, (const char *const *)labels->tok, i, j, figs ? SPAN_FIGS_ROOM : 0);
                     if (figs && w < cap) w += (size_t)snprintf(out + w, cap - w, ", which the figures and the page label");
-                    for (int k = i; figs && k <= j && w < cap; k++) w += (size_t)snprintf(out + w, cap - w, " [%s]", figs[k]);
-                    if (w < cap) snprintf(out + w, cap - w, "; name one of them)");
+                    if (figs && w < cap) w = labels_fit(out, cap, w, (const char *const *)figs, i, j, 0);
+                    if (w < cap) snprintf(out + w, cap - w, "%s", SPAN_END);
                     return 1;
                 }
             }
@@ -603,8 +621,15 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
                           simp ? "traditional" : "simplified", simp ? "simplified" : "traditional");
             if ((j = find_token(toks, other, &dup)) >= 0)
                 snprintf(span, sizeof span, " (%s: %s is token %d)", written, AV_QUOTED_WORD(toks->tok[j], 200), j);
-            else if (span_of(sp, sizeof sp, toks, other)) /* "爱,學習": 学习 is two tokens, 学 and 习 */
-                snprintf(span, sizeof span, " (%s: %s %.190s", written, AV_QUOTED_WORD(other, 120), rest);
+            else { /* "爱,學習": 学习 is two tokens, 学 and 习; span_of's list cut to what span holds after the words
+                    * before it, so its ")" stays (a %.190s cut it, and a character in it, on 32 tokens) */
+                int k = snprintf(span, sizeof span, " (%s: %s ", written, AV_QUOTED_WORD(other, 120));
+                size_t room = sizeof span - (size_t)k + (size_t)(rest - sp);
+                if (k < 0 || (size_t)k >= sizeof span || !span_of(sp, room < sizeof sp ? room : sizeof sp, toks, other))
+                    span[0] = 0;
+                else
+                    snprintf(span + k, sizeof span - (size_t)k, "%s", rest);
+            }
         }
         if (!span[0] && !av_utf8_list_sep(part, &sep)) near_hint(span, sizeof span, toks, drawn);
         st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d%s", what,
