@@ -98,6 +98,24 @@ static void test_leftover_name_is_the_writers_form_only(void **state) {
     assert_int_equal(av_afile_leftover_name(".a.png.tmpABCDEF", target, 5), 0); /* "a.png" needs 6 bytes */
 }
 
+/* A name too long for a folder or a file: the message shows its start, cut, with one "..." after it. Since
+ * av_shown_word marks its own cut (856f16a), the formats' "%s...:" printed "a/a/...a......:" (from rereading the
+ * change). By hand: "a/" 2040 times is 4080 bytes, past av_mkdir_p's 4063 and av_afile_open's path room. */
+static void test_too_long_name_is_marked_cut_once(void **state) {
+    (void)state;
+    static char name[4200];
+    name[0] = 0;
+    for (int i = 0; i < 2040; i++) strcat(name, "a/");
+    av_err err;
+    assert_int_equal(av_mkdir_p(name, &err), AV_EUSAGE);
+    if (!strstr(err.msg, "a...: the name is 4080 bytes long; at most 4063") || strstr(err.msg, "......"))
+        fail_msg("%s", err.msg);
+    strcat(name, "x.png");
+    av_afile f;
+    assert_int_equal(av_afile_open(&f, name, &err), AV_EUSAGE);
+    if (!strstr(err.msg, "a...: path is longer than ") || strstr(err.msg, "......")) fail_msg("%s", err.msg);
+}
+
 static void test_commit_renames_into_place(void **state) {
     fixture *f = *state;
     const char *p = in_dir(f, "head0.txt");
@@ -795,6 +813,7 @@ static void test_path_split_by_hand(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_too_long_name_is_marked_cut_once),
         cmocka_unit_test_setup_teardown(test_commit_renames_into_place, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_replaces_existing_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_replaces_file_and_keeps_its_other_links, setup, teardown),

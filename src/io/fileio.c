@@ -322,7 +322,7 @@ av_status av_afile_open(av_afile *f, const char *path, av_err *err) {
     int k = snprintf(f->tmp, sizeof f->tmp, "%.*s.%s.tmpXXXXXX", (int)dirlen, path, base);
     if (n >= sizeof f->path || k < 0 || (size_t)k >= sizeof f->tmp) {
         f->tmp[0] = 0;
-        return av_fail(err, AV_EUSAGE, "cannot write %s...: path is longer than %zu bytes", AV_SHOWN_WORD(path, 249),
+        return av_fail(err, AV_EUSAGE, "cannot write %s: path is longer than %zu bytes", AV_SHOWN_WORD(path, 249),
                        sizeof f->tmp - 20);
     }
     memcpy(f->path, path, n + 1);
@@ -547,7 +547,7 @@ av_status av_mkdir_p(const char *dir, av_err *err) {
     char buf[4096];
     size_t n = strlen(dir);
     if (n + 32 >= sizeof buf) /* room for the files written in it ("/.attnviz-write-check.XXXXXX") */
-        return av_fail(err, AV_EUSAGE, "cannot create folder %s...: the name is %zu bytes long; at most %zu",
+        return av_fail(err, AV_EUSAGE, "cannot create folder %s: the name is %zu bytes long; at most %zu",
                        AV_SHOWN_WORD(dir, 249), n, sizeof buf - 33);
     memcpy(buf, dir, n + 1);
     /* Create each prefix ending before a '/', then the whole name. */
