@@ -2275,32 +2275,33 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
         int used = strcmp(name, "dump") == 0 || strcmp(name, "causal") == 0;
         for (size_t k = 0; !used && k < sizeof kTrainUses / sizeof kTrainUses[0]; k++) used = !strcmp(name, kTrainUses[k]);
         if (used || !av_option_given(o, name)) continue;
-        given_text(opt, 61, o, name); /* 50 or 60 bytes, as each warning below has room for it */
+        /* which warning, then "--NAME VALUE" written once, in the bytes that warning gives it (NUL included) */
+        int layers = !strcmp(name, "layer") && !av_option_given(o, "layers") &&
+                     o->layer >= kOpts[long_option_row("layers", 6)].lo && o->layer <= kOpts[long_option_row("layers", 6)].hi;
+        int heads = !strcmp(name, "head") && !av_option_given(o, "heads") && train_heads_run(o, o->head);
+        int fixed = !strcmp(name, "format") || !strcmp(name, "cmap");
+        given_text(opt, model_refuses(name) ? 51 : fixed ? 21 : layers || heads ? 25 : 61, o, name);
+        char typed[24];
         if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: it is for one attention layer, "
-                     "not a model (--model refuses it too)", (given_text(opt, 51, o, name), opt));
-        else if (!strcmp(name, "format") || !strcmp(name, "cmap"))
+                     "not a model (--model refuses it too)", opt);
+        else if (fixed)
             /* "use it on a run of the trained folder" read as a way to redraw the film strip or the curves;
              * --model draws the model's maps, and nothing redraws the training figures (their snapshots are
              * not kept): a figure-maker's report. --dpi and --scale do apply to them */
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: its figures are fixed (PNG + SVG, "
-                     "viridis); the trained model's maps take it: attnviz --model %s ...", (given_text(opt, 21, o, name), opt), dir);
+                     "viridis); the trained model's maps take it: attnviz --model %s ...", opt, dir);
         /* "--train reverse --layer 3", --layers' neighbour (as --head is --heads'): it trained the default 2
          * layers, and the warning pointed only at --model */
-        else if (!strcmp(name, "layer") && !av_option_given(o, "layers") &&
-                 o->layer >= kOpts[long_option_row("layers", 6)].lo && o->layer <= kOpts[long_option_row("layers", 6)].hi) {
-            char typed[24];
+        else if (layers)
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: did you mean --layers %s? (--layer picks a "
-                     "layer of attnviz --model %s)", (given_text(opt, 25, o, name), opt),
-                     av_option_shown(typed, sizeof typed, o, "layer", o->layer), dir);
-        } else if (!strcmp(name, "head") && !av_option_given(o, "heads") && train_heads_run(o, o->head)) {
-            /* "--train reverse --head 2", as --layer is --layers': it trained the task's 4 heads (a tester's
-             * report); offered when --heads N would train: N divides the task's d_model, d_k even for RoPE */
-            char typed[24];
+                     "layer of attnviz --model %s)", opt, av_option_shown(typed, sizeof typed, o, "layer", o->layer), dir);
+        /* "--train reverse --head 2", as --layer is --layers': it trained the task's 4 heads (a tester's report);
+         * offered when --heads N would train: N divides the task's d_model, d_k even for RoPE */
+        else if (heads)
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: did you mean --heads %s? (--head picks a "
-                     "head of attnviz --model %s)", (given_text(opt, 25, o, name), opt), av_option_shown(typed, sizeof typed, o, "head", o->head),
-                     dir);
-        } else
+                     "head of attnviz --model %s)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head), dir);
+        else
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; use it on a run of the trained folder: "
                      "attnviz --model %s ...", opt, dir);
     }
