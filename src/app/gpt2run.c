@@ -218,11 +218,12 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
                        * the command after it gives it: "--model /tmp/a b/m is a file; ...: --model '/tmp/a b/m'"
                        * read as two words */
     av_shown_word(named, sizeof named, dir);
-    if (stat(dir, &sb) != 0 && (errno == ENOENT || errno == ELOOP) && av_dangling_link(dir, err)) {
+    int there = stat(dir, &sb) == 0, why = there ? 0 : errno; /* one stat answers the three questions below */
+    if (!there && (why == ENOENT || why == ELOOP) && av_dangling_link(dir, err)) {
         av_err inner = *err; /* -m l2, l2 a link to a missing folder, said "no such folder", and l2 is there */
         return av_fail(err, AV_EUSAGE, "--model %s", inner.msg);
     }
-    if (stat(dir, &sb) != 0 && errno == ENOENT) {
+    if (!there && why == ENOENT) {
         char near[4500]; /* the folder (4400) and the words around it */
         near_model_folder(near, sizeof near, dir);
         if (near[0]) /* a typo, most likely: the hint alone, so that the message fits av_err */
@@ -231,7 +232,7 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
                        "e.g. huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
                        "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", named, MODEL_FOLDER);
     }
-    if (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode)) {
+    if (there && !S_ISDIR(sb.st_mode)) {
         /* --model gpt2/model.safetensors (the weights file, as other tools take it) said "is not a folder; a GPT-2
          * model folder holds ..." without the folder to give (a user's report): a file of a model folder (its
          * folder holds config.json, or the file is named as a model's files are) is answered with its folder */
