@@ -757,6 +757,15 @@ static const bad_case kCases[] = {
     {"compare_two_values_norm_first", 2, "--compare 'norm,positions' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare positions); expected", {"--compare", "norm,positions", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"positions_two_values_learned_first", 2, "--positions '可学习,旋转' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions rope); expected", {"--positions", "可学习,旋转", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"compare_two_values_each_train_only", 2, "--compare 'norm,层归一化' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm, with --train); expected", {"--compare", "norm,层归一化", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* with --train on the command line, before or after, the e.g. is a value --train takes (the man page's --compare:
+     * scale, norm or positions with --train; --positions none is refused with it): `--train reverse --compare
+     * order,norm` said "e.g. --compare order", which --train refuses ("not a --train comparison") */
+    {"compare_two_values_with_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm); expected", {"--train", "reverse", "--compare", "order,norm"}, NULL, 0, NULL, 0},
+    {"compare_two_values_train_after", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm); expected", {"--compare", "order,norm", "--train", "reverse"}, NULL, 0, NULL, 0},
+    {"compare_two_values_none_with_train", 2, "--compare 'order,rope-style' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order, without --train); expected", {"--train", "reverse", "--compare", "order,rope-style"}, NULL, 0, NULL, 0},
+    {"positions_two_values_with_train", 2, "--positions 'none,learned' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions learned); expected", {"--train", "reverse", "--positions", "none,learned"}, NULL, 0, NULL, 0},
+    {"compare_chinese_order_with_train", 2, "--compare '顺序' is not allowed (顺序 is order: type --compare order, without --train); expected", {"--train", "reverse", "--compare", "顺序"}, NULL, 0, NULL, 0},
+    {"compare_two_values_without_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order); expected", {"--compare", "order,norm", "我爱你"}, NULL, 0, NULL, 0},
     {"compare_value_and_unknown_no_guess", 2, "--compare 'scale,foo' is not allowed; expected", {"--compare", "scale,foo", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a word the docs do not use for any value gets no guess */
     {"color_chinese_no_word", 2, "--color '总是' is not allowed; expected auto, always or never", {"--color", "总是", "我爱深度学习"}, NULL, 0, NULL, 0},

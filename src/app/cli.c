@@ -360,25 +360,36 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
  * --norm's 之前 and 之后 ("层归一化放在每个子层之前" / "每次残差相加之后"), the 余弦调度 of --schedule, RoPE's
  * 相邻的维度对 of --rope-style interleaved, the 归纳头 of --train induction and the figures' 热力图, 网格, 平均图,
  * 分数, 位置编码 and 掩码, and the 反转 and 排序 that docs/train.zh.md writes after `reverse` and `sort`. auto,
- * always and never of --color and the other options' values have no Chinese word there, so none here. train: the value is taken with --train only (the hint says so). */
+ * always and never of --color and the other options' values have no Chinese word there, so none here. */
 static const struct {
     const char *option, *word, *value;
-    int train;
 } kChineseChoice[] = {
-    {"positions", "正弦", "sinusoidal", 0}, {"positions", "正弦位置", "sinusoidal", 0},
-    {"positions", "正弦编码", "sinusoidal", 0}, {"positions", "正弦位置编码", "sinusoidal", 0},
-    {"positions", "旋转", "rope", 0}, {"positions", "旋转位置编码", "rope", 0}, {"positions", "可学习", "learned", 1},
-    {"positions", "可学习位置", "learned", 1}, {"positions", "可学习位置编码", "learned", 1},
-    {"compare", "缩放", "scale", 0}, {"compare", "位置", "positions", 0}, {"compare", "位置编码", "positions", 0},
-    {"compare", "顺序", "order", 0}, {"compare", "层归一化", "norm", 1}, {"compare", "归一化", "norm", 1},
-    {"norm", "前", "pre", 0}, {"norm", "之前", "pre", 0}, {"norm", "后", "post", 0}, {"norm", "之后", "post", 0},
-    {"schedule", "余弦", "cosine", 0}, {"schedule", "余弦调度", "cosine", 0},
-    {"rope-style", "相邻", "interleaved", 0},
-    {"train", "反转", "reverse", 0}, {"train", "排序", "sort", 0}, {"train", "归纳", "induction", 0},
-    {"train", "归纳头", "induction", 0},
-    {"figures", "热力图", "heads", 0}, {"figures", "网格", "grid", 0}, {"figures", "平均图", "mean", 0},
-    {"figures", "分数", "scores", 0}, {"figures", "位置编码", "pe", 0}, {"figures", "掩码", "mask", 0},
+    {"positions", "正弦", "sinusoidal"}, {"positions", "正弦位置", "sinusoidal"},
+    {"positions", "正弦编码", "sinusoidal"}, {"positions", "正弦位置编码", "sinusoidal"},
+    {"positions", "旋转", "rope"}, {"positions", "旋转位置编码", "rope"}, {"positions", "可学习", "learned"},
+    {"positions", "可学习位置", "learned"}, {"positions", "可学习位置编码", "learned"},
+    {"compare", "缩放", "scale"}, {"compare", "位置", "positions"}, {"compare", "位置编码", "positions"},
+    {"compare", "顺序", "order"}, {"compare", "层归一化", "norm"}, {"compare", "归一化", "norm"},
+    {"norm", "前", "pre"}, {"norm", "之前", "pre"}, {"norm", "后", "post"}, {"norm", "之后", "post"},
+    {"schedule", "余弦", "cosine"}, {"schedule", "余弦调度", "cosine"},
+    {"rope-style", "相邻", "interleaved"},
+    {"train", "反转", "reverse"}, {"train", "排序", "sort"}, {"train", "归纳", "induction"},
+    {"train", "归纳头", "induction"},
+    {"figures", "热力图", "heads"}, {"figures", "网格", "grid"}, {"figures", "平均图", "mean"},
+    {"figures", "分数", "scores"}, {"figures", "位置编码", "pe"}, {"figures", "掩码", "mask"},
 };
+
+/* 1 if --option VALUE runs only with --train (--compare norm, --positions learned: check_combinations' "needs
+ * --train"), -1 if only without it (--compare order and rope-style, "not a --train comparison"; --positions none),
+ * else 0. The hints that suggest a value (chinese_choice_hint, one_value_hint) say which. */
+static int train_rule(const char *option, const char *value) {
+    static const struct { const char *option, *value; int train; } kRule[] = {
+        {"compare", "norm", 1}, {"positions", "learned", 1}, {"compare", "order", -1}, {"compare", "rope-style", -1},
+        {"positions", "none", -1}};
+    for (size_t k = 0; k < sizeof kRule / sizeof kRule[0]; k++)
+        if (!strcmp(kRule[k].option, option) && !strcmp(kRule[k].value, value)) return kRule[k].train;
+    return 0;
+}
 
 /* " (缩放 is scale: type --compare scale)" into out (cap bytes) when typed[0..len) is a Chinese word of
  * kChineseChoice for --option; else "". whole (NULL: typed itself) is the option's whole value, of which typed is
@@ -386,9 +397,11 @@ static const struct {
  * "type --figures grid,heads"). A choice typed in Chinese, as the Chinese docs name it, got only "is not allowed;
  * expected ..." ("--compare 缩放", "--positions 正弦", "--train 归纳", "--figures 热力图", "--norm 前": a
  * Chinese-speaking learner's pass, from docs/tutorial.zh.md); the value stays refused, exit 2, a hint and not a
- * second spelling, as for full-width letters. */
+ * second spelling, as for full-width letters. A value of train_rule's ends in ", with --train", or with train (1:
+ * --train is on the command line) in ", without --train" (`--train reverse --compare 顺序` said "type --compare
+ * order", which --train refuses). */
 static void chinese_choice_hint(char *out, size_t cap, const char *option, const char *typed, size_t len,
-                                const char *whole) {
+                                const char *whole, int train) {
     out[0] = 0;
     for (size_t i = 0; i < sizeof kChineseChoice / sizeof kChineseChoice[0]; i++) {
         if (strcmp(kChineseChoice[i].option, option) || strlen(kChineseChoice[i].word) != len ||
@@ -416,7 +429,8 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
         }
         char shown[256];
         av_shell_word(shown, sizeof shown, cmd);
-        const char *with = kChineseChoice[i].train ? ", with --train" : "";
+        int rule = train_rule(option, kChineseChoice[i].value);
+        const char *with = rule > 0 ? ", with --train" : rule < 0 && train ? ", without --train" : "";
         if (strlen(shown) > 160) /* a long --figures list: the word alone */
             snprintf(out, cap, " (%s is %s%s)", kChineseChoice[i].word, kChineseChoice[i].value, with);
         else
@@ -795,9 +809,11 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
  * said only "is not allowed; expected scale, positions, ..." (a Chinese-speaking learner's pass), as if neither
  * were a value; the e.g. is the first value, in English, that runs without --train (kChineseChoice's train:
  * "--compare 层归一化,缩放" said "e.g. --compare norm", which is refused without --train), or the first one
- * followed by ", with --train" when each needs it. */
-static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s) {
-    const char *first = NULL, *plain = NULL; /* the first value, and the first that runs without --train */
+ * followed by ", with --train" when each needs it; with train (1: --train is on the command line, before or after
+ * this option) the first that runs with --train (train_rule), else the first one and ", without --train"
+ * (`--train reverse --compare order,norm` said "e.g. --compare order", which --train refuses). */
+static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s, int train) {
+    const char *first = NULL, *plain = NULL; /* the first value, and the first that runs here (with --train or not) */
     int parts = 0;
     out[0] = 0;
     for (const char *p = s;;) {
@@ -819,11 +835,8 @@ static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s
                     value = kChineseChoice[k].value;
             if (!value) return;
             if (!first) first = value;
-            int train = 0; /* a value kChineseChoice marks as --train's alone: --compare norm, --positions learned */
-            for (size_t j = 0; j < sizeof kChineseChoice / sizeof kChineseChoice[0]; j++)
-                train |= kChineseChoice[j].train && !strcmp(kChineseChoice[j].option, d->name) &&
-                         !strcmp(kChineseChoice[j].value, value);
-            if (!plain && !train) plain = value;
+            int rule = train_rule(d->name, value); /* --compare norm needs --train, --compare order is refused by it */
+            if (!plain && (train ? rule >= 0 : rule <= 0)) plain = value;
             parts++;
         }
         if (!*end) break;
@@ -831,12 +844,13 @@ static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s
     }
     if (parts >= 2)
         snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each, e.g. --%s %s%s)", d->name,
-                 d->name, plain ? plain : first, plain ? "" : ", with --train");
+                 d->name, plain ? plain : first, plain ? "" : train ? ", without --train" : ", with --train");
 }
 
 /* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
- * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). */
-static av_status read_choice(const optdef *d, const char *s, int *out, av_err *err) {
+ * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). train: 1 if
+ * --train is on the command line, so a hint names a value that runs with it. */
+static av_status read_choice(const optdef *d, const char *s, int *out, int train, av_err *err) {
     for (long long v = d->lo; v <= d->hi; v++) {
         const char *name = d->choice_name((int)v);
         if (strcasecmp(s, name) == 0) {
@@ -852,8 +866,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, av_err *e
                  d->choice_name((int)v));
     }
     char hint[256]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode; "--cmap viridis。" */
-    one_value_hint(hint, sizeof hint, d, s); /* "--compare 缩放，位置" */
-    if (!hint[0]) chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL); /* "--compare 缩放" */
+    one_value_hint(hint, sizeof hint, d, s, train); /* "--compare 缩放，位置" */
+    if (!hint[0]) chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL, train); /* "--compare 缩放" */
     if (!hint[0]) full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
     /* else the name it is a typo of: "--cmap 'RdBu' is not a colour map" named none */
     long long best = hint[0] ? -1 : nearest_value(s, strlen(s), d->choice_name, d->lo, d->hi);
@@ -1263,8 +1277,10 @@ static int takes_a_path(const optdef *d) {
 
 /* Store the argument of row d into o; separate: arg was the next word, not
  * attached (--outdir=X, -oX), where it may be anything; last: that word was
- * the last argument (perhaps the sentence, typed without the value). */
-static av_status apply(const optdef *d, av_options *o, const char *arg, int separate, int last, av_err *err) {
+ * the last argument (perhaps the sentence, typed without the value); train: --train is on the command line
+ * (train_given), for a choice's hints. */
+static av_status apply(const optdef *d, av_options *o, const char *arg, int separate, int last, int train,
+                       av_err *err) {
     char *field = (char *)o + d->offset;
     av_status st = AV_OK;
     long long whole;
@@ -1432,7 +1448,7 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         if (d->offset == AT(explain) && (st = av_explain_check_form(arg, last, err))) return st;
         *(const char **)field = arg;
         break;
-    case OPT_CHOICE: st = read_choice(d, arg, (int *)field, err); break;
+    case OPT_CHOICE: st = read_choice(d, arg, (int *)field, train, err); break;
     case OPT_CALL: st = d->parse(o, arg, err); break;
     }
     /* a number or a name that a full-width or no-break space joined to the next word ("--heads 8　我爱深度学习"):
@@ -1544,7 +1560,7 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
-            chinese_choice_hint(fw, sizeof fw, "figures", name, len, s); /* "热力图": the docs' word for heads */
+            chinese_choice_hint(fw, sizeof fw, "figures", name, len, s, 0); /* "热力图": the docs' word for heads */
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char one[65];
@@ -2541,6 +2557,22 @@ void av_options_free(av_options *o) {
     o->sentence = NULL;
 }
 
+/* 1 if getopt_long finds --train among argv's options, wherever it is: a choice's hints, read before --train is
+ * (`--compare order,norm --train reverse`), name a value that runs with it. It reads a copy, as getopt_long moves
+ * the words of the argv it reads; 0 when the copy cannot be made (the hints are then those without --train). */
+static int train_given(int argc, char **argv, const char *shortopts, const struct option *longopts) {
+    char **copy = argc > 0 ? malloc((size_t)argc * sizeof *copy) : NULL;
+    int seen = 0, ch;
+    if (!copy) return 0;
+    memcpy(copy, argv, (size_t)argc * sizeof *copy);
+    optind = 0;
+    while ((ch = getopt_long(argc, copy, shortopts, longopts, NULL)) != -1)
+        seen |= ch >= LONG_ONLY && kOpts[ch - LONG_ONLY].offset == AT(train);
+    optind = 0;
+    free(copy);
+    return seen;
+}
+
 av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     *o = kDefaults;
     struct option longopts[N_OPTS + 1];
@@ -2565,13 +2597,14 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     int ch;
     const char *free_text_opt = NULL, *free_text_val = NULL; /* the last free-text option with a separate value */
     if ((st = check_words(argc, argv, err))) return st;
+    int train = train_given(argc, argv, shortopts, longopts);
     while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
         for (int i = 0; row < 0 && i < N_OPTS; i++)
             if (kOpts[i].short_name == ch) row = i;
         if (row < 0) return bad_option(ch, argv, err);
         int separate = optarg && optind > 0 && optarg == argv[optind - 1]; /* not --name=VALUE or -XVALUE */
-        if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], err))) {
+        if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], train, err))) {
             if (separate && optarg == argv[argc - 1] && optind >= 2)
                 return choice_was_text(&kOpts[row], o, argv[optind - 2], argc, argv, shortopts, longopts, st, err);
             return st;
