@@ -714,6 +714,15 @@ static const bad_case kCases[] = {
     {"steps_digits_point_wan", 2, "--steps '1.5万' is not a whole number (the 万 after the number is ten thousand: type the digits 15000); allowed: 1..1000000", {"--train", "reverse", "--steps", "1.5万"}, NULL, 0, NULL, 0},
     {"heads_digits_qian_out_of_range", 2, "--heads '3千' is not a whole number (the 千 after the number is a thousand: as the digits 3000 it is outside the allowed range too); allowed: 1..64", {"--heads", "3千", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_digits_wan_not_whole", 2, "--steps '1.23456万' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1.23456万"}, NULL, 0, NULL, 0},
+    /* the unit with a measure word after it, as "4000步" and "一万步" already had theirs (1万步 said only "is not a
+     * whole number"): 1万 is 1·10^4 = 10000, 3千 3·10^3 = 3000, the 步 or 个 not part of it; and full-width digits
+     * before the unit (U+FF11 is 1, UnicodeData.txt's <wide> 0031): ４千 is 4·10^3 = 4000 */
+    {"steps_digits_wan_measure_word", 2, "--steps '1万步' is not a whole number (the 万 after the number is ten thousand, and the 步 after it is not part of it: type the digits 10000); allowed: 1..1000000", {"--train", "reverse", "--steps", "1万步"}, NULL, 0, NULL, 0},
+    {"heads_digits_qian_measure_word_out_of_range", 2, "--heads '3千个' is not a whole number (the 千 after the number is a thousand, and the 个 after it is not part of it: as the digits 3000 it is outside the allowed range too); allowed: 1..64", {"--heads", "3千个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_fullwidth_digits_qian", 2, "--steps '４千' is not a whole number (the 千 after the number is a thousand, and it is typed in full-width characters: type the half-width digits 4000, 半角); allowed: 1..1000000", {"--train", "reverse", "--steps", "４千"}, NULL, 0, NULL, 0},
+    {"steps_fullwidth_digits_wan_measure_word", 2, "--steps '１万步' is not a whole number (the 万 after the number is ten thousand, and the 步 after it is not part of it, and it is typed in full-width characters: type the half-width digits 10000, 半角)", {"--train", "reverse", "--steps", "１万步"}, NULL, 0, NULL, 0},
+    /* 万亿 is a numeral's own (10^12), not a measure word: no guess */
+    {"steps_digits_wan_yi_no_guess", 2, "--steps '1万亿' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1万亿"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a number that ends in its decimal point 点 (as float("15.") is 15.0): 十五 is 15, 一 is 1 and inside (0, 1];
      * the 点 was called "the 点 after the number", a word that is not part of it */

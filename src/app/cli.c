@@ -551,8 +551,23 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * decimal point 点: ...)"; ASCII digits with a Chinese unit after them (百 千 万 萬 亿 億: "1万", "1.5万") " (the 万
  * after the number is ten thousand: type the digits 10000)" (or "..., as the digits 15000 it is outside the allowed
  * range too"; nothing for a whole-number option's "1.23456万"). Else "". */
+/* 1 if s is "" or one to four ideographs, none a Chinese numeral's own character (av_utf8_chinese_numeral) nor
+ * 半, in fewer than 32 bytes: the measure words after a number ("步", "个", "次"), as av_number_with_words reads
+ * them. */
+static int measure_words(const char *s) {
+    int count = 0;
+    if (strlen(s) >= 32 || strstr(s, "半")) return 0;
+    for (const unsigned char *u = (const unsigned char *)s; *u; count++) {
+        unsigned cp = av_utf8_next(&u);
+        if (count == 4 || !((cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF)) ||
+            av_utf8_chinese_numeral(cp))
+            return 0;
+    }
+    return 1;
+}
+
 static void chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
-    char num[64], post[32], words[64], whole[64];
+    char num[64], post[32], words[64], whole[64], dig_w[64];
     int chinese = 1;
     size_t n = strlen(s), pt = strlen("点"); /* 点 and 點 are 3 bytes each */
     out[0] = 0;
@@ -562,10 +577,19 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
         {"百", "a hundred", 2}, {"千", "a thousand", 3}, {"万", "ten thousand", 4}, {"萬", "ten thousand", 4},
         {"亿", "a hundred million", 8}, {"億", "a hundred million", 8}};
     for (size_t i = 0; i < sizeof kUnits / sizeof kUnits[0]; i++) {
-        size_t ul = strlen(kUnits[i].unit), m = n - ul;
-        if (n <= ul || m >= 40 || strcmp(s + m, kUnits[i].unit)) continue;
+        /* the unit, then perhaps measure words ("1万步", "3千个": it said only "is not a whole number"), the
+         * number perhaps in full-width digits ("１万", as an input method's full-width mode types it) */
+        const char *at = NULL, *tail;
+        for (const char *f = s; (f = strstr(f, kUnits[i].unit)); f++) at = f;
+        size_t ul = strlen(kUnits[i].unit), m = at ? (size_t)(at - s) : 0, k = 0;
+        if (!at || m == 0 || m >= 40 || !measure_words(at + ul)) continue;
+        int wide = 0, other = 0; /* "１万": its full-width digits, as the half-width ones */
         memcpy(whole, s, m), whole[m] = 0;
+        if (!is_decimal(whole, 1) && av_utf8_halfwidth_text(dig_w, sizeof dig_w, whole, &other) > 0 && !other &&
+            is_decimal(dig_w, 1))
+            snprintf(whole, sizeof whole, "%s", dig_w), wide = 1;
         if (!is_decimal(whole, 1) || strpbrk(whole, "eE")) break;
+        tail = at + ul;
         char dig[64];
         size_t nd = 0, ints = 0;
         int point = 0;
@@ -581,9 +605,12 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
         snprintf(num, sizeof num, "%s%.*s%s%.*s", *whole == '-' ? "-" : "", (int)(ints - lead), dig + lead,
                  end > ints ? "." : "", (int)(end - ints), dig + ints);
         double v = strtod(num, NULL);
-        snprintf(out, cap, (open ? v > lo : v >= lo) && v <= hi ? " (the %s after the number is %s: type the digits "
-                 "%s)" : " (the %s after the number is %s: as the digits %s it is outside the allowed range too)",
-                 kUnits[i].unit, kUnits[i].name, num);
+        char also[96] = ""; /* ", and the 步 after it is not part of it", ", and it is typed in full-width characters" */
+        if (*tail) k += (size_t)snprintf(also, sizeof also, ", and the %s after it is not part of it", tail);
+        if (wide) snprintf(also + k, sizeof also - k, ", and it is typed in full-width characters");
+        snprintf(out, cap, (open ? v > lo : v >= lo) && v <= hi ? " (the %s after the number is %s%s: type the %s"
+                 "digits %s%s)" : " (the %s after the number is %s%s: as the %sdigits %s it is outside the allowed "
+                 "range too)", kUnits[i].unit, kUnits[i].name, also, wide ? "half-width " : "", num, wide ? ", 半角" : "");
         return;
     }
     /* "十五点": the decimal point 点 (點) with no digit after it, the whole number before it (as float("15.") is 15;
