@@ -787,7 +787,7 @@ static const bad_case kCases[] = {
     {"heads_fullwidth_measure_word", 2, "--heads '８个' is not a whole number (the 个 after the number is not part of it, and it is typed in full-width characters: type the half-width 8, 半角); allowed: 1..64", {"--heads", "８个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_fullwidth_measure_word_out_of_range", 2, "--heads '１００个' is not a whole number (the 个 after the number is not part of it, and it is typed in full-width characters: as the half-width 100 it is outside the allowed range too); allowed: 1..64", {"--heads", "１００个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_fullwidth_measure_word", 2, "--explain key '５个' is neither a token of the sentence nor an index 0..5 (the 个 after the number is not part of it, and it is typed in full-width characters: type the half-width 5, 半角)", {"--explain", "爱,５个", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"head_fullwidth_ordinal", 2, "--head '第１个' is not a whole number (the 第 and 个 around the number are not part of it, and it is typed in full-width characters: type --head 1, 半角)", {"--head", "第１个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"head_fullwidth_ordinal", 2, "--head '第１个' is not a whole number (the 第 and 个 around the number are not part of it, and it is typed in full-width characters: type --head 1, 半角; --head counts from 0 (the docs' 第 0 层 is layer 0): for the 1st, type --head 0)", {"--head", "第１个", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* 半 after the measure word is "and a half": 2个半 is 2.5 and 两个半 2.5, no whole number, so no "type 2" (it said
      * "the 个半 after the number is not part of it: type 2") */
     {"heads_measure_word_and_a_half", 2, "--heads '2个半' is not a whole number; allowed: 1..64", {"--heads", "2个半", "我爱深度学习"}, NULL, 0, NULL, 0},
@@ -815,7 +815,15 @@ static const bad_case kCases[] = {
     {"layer_ordinal", 2, "--layer '第一层' is not a layer number (第一层 is the 1st, and --layer counts from 0: type --layer 0); allowed: 0..L-1", {"--layer", "第一层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_ordinal_twelfth", 2, "--layer '第十二层' is not a layer number (第十二层 is the 12th, and --layer counts from 0: type --layer 11); allowed: 0..L-1", {"--layer", "第十二层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"head_ordinal", 2, "--head '第一个' is not a whole number (第一个 is the 1st, and --head counts from 0: type --head 0); allowed: 0..H-1", {"--head", "第一个", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"layer_docs_index", 2, "--layer '第 1 层' is not a layer number (the 第 and 层 around the number are not part of it: type --layer 1); allowed: 0..L-1", {"--layer", "第 1 层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_docs_index", 2, "--layer '第 1 层' is not a layer number (the 第 and 层 around the number are not part of it: type --layer 1; --layer counts from 0 (the docs' 第 0 层 is layer 0): for the 1st, type --layer 0); allowed: 0..L-1", {"--layer", "第 1 层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* 第1个 in digits is the docs' index (docs/train.zh.md's 第 0 层 and 第 1 层 are layers 0 and 1, reading-heads.zh.md's
+     * 第 0 行 row 0) and, in everyday Chinese, the 1st, as 第一个 is (reading-heads.zh.md's 第一个词元 is token 0):
+     * --head 第1个 named index 1 alone where --head 第一个 said index 0, so it names both, 1 and 1 − 1 = 0; 第0个 is
+     * index 0 only; 我爱深度学习's tokens are 0..5, so 第6个 is index 5 counted from 1 and 第7个 neither */
+    {"head_digits_ordinal_both_indexes", 2, "--head '第1个' is not a whole number (the 第 and 个 around the number are not part of it: type --head 1; --head counts from 0 (the docs' 第 0 层 is layer 0): for the 1st, type --head 0); allowed: 0..H-1", {"--head", "第1个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"head_digits_ordinal_zero", 2, "--head '第0个' is not a whole number (the 第 and 个 around the number are not part of it: type --head 0); allowed: 0..H-1", {"--head", "第0个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_digits_ordinal_past_end", 2, "--explain query '第6个' is neither a token of the sentence nor an index 0..5 (the 第 and 个 around the number are not part of it: as 6 it is outside 0..5 too; token indices count from 0 (the docs' 第 0 层 is layer 0): for the 6th, type 5)", {"--explain", "第6个,爱", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_digits_ordinal_past_both", 2, "--explain query '第7个' is neither a token of the sentence nor an index 0..5 (the 第 and 个 around the number are not part of it: as 7 it is outside 0..5 too)", {"--explain", "第7个,爱", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_ordinal_zero_no_guess", 2, "--layer '第零层' is not a layer number; allowed: 0..L-1", {"--layer", "第零层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_measure_word_alone_no_guess", 2, "--heads '个' is not a whole number; allowed: 1..64", {"--heads", "个", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* an --explain index with a measure word after it, as --heads 8个 (爱,5个 had no hint): 我爱深度学习 is 6

@@ -678,13 +678,19 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
     char to[96];
     if (hi >= 0 && index > hi) snprintf(to, sizeof to, "as %lld it is outside 0..%lld too", index, hi);
     else snprintf(to, sizeof to, "%s%lld", type, index);
+    /* 第1个 is index 1 as the docs write 第 1 层, and the 1st as 第一个 is: from 1 the other index is named too
+     * (`--head 第1个` named index 1 alone, where --head 第一个 said index 0) */
+    char also[224] = "";
+    if (!chinese && v >= 1 && (hi < 0 || v - 1 <= hi))
+        snprintf(also, sizeof also, "; %s from 0 (the docs' 第 0 层 is layer 0): for the %lld%s, %s%lld", counts, v, th,
+                 type, v - 1);
     if (chinese && strlen(s) < sizeof t) /* 1st, 2nd, 3rd, 11th, 12th, 13th, 21st */
         snprintf(out, cap, " (%s is the %lld%s, and %s from 0: %s)", s, v, th, counts, to);
     else if (chinese) snprintf(out, cap, " (%s from 0: %s)", counts, to);
-    else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it%s: %s%s)", post,
-                               wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "");
-    else snprintf(out, cap, " (the 第 before the number is not part of it%s: %s%s)",
-                  wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "");
+    else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it%s: %s%s%s)", post,
+                               wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "", also);
+    else snprintf(out, cap, " (the 第 before the number is not part of it%s: %s%s%s)",
+                  wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "", also);
 }
 
 /* A whole decimal number in [d->lo, d->hi]. */
@@ -695,7 +701,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
-        char hint[256], point[256]; /* "１２。": the full stop's words and the full-width ones */
+        char hint[400], point[256]; /* "１２。": the full stop's words and the full-width ones; 第１个's two indexes */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0);
         if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, -1); /* "第一个" */
@@ -1635,7 +1641,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         return AV_OK;
     }
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
-        char hint[256];
+        char hint[400]; /* 第１层's two indexes */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
         if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, -1); /* "--layer 第一层" */
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
