@@ -723,6 +723,13 @@ static const bad_case kCases[] = {
     {"steps_fullwidth_digits_wan_measure_word", 2, "--steps '１万步' is not a whole number (the 万 after the number is ten thousand, and the 步 after it is not part of it, and it is typed in full-width characters: type the half-width digits 10000, 半角)", {"--train", "reverse", "--steps", "１万步"}, NULL, 0, NULL, 0},
     /* 万亿 is a numeral's own (10^12), not a measure word: no guess */
     {"steps_digits_wan_yi_no_guess", 2, "--steps '1万亿' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1万亿"}, NULL, 0, NULL, 0},
+    /* thousands separators, as English writes 4,000 and a Chinese input method types the full-width '，' (U+FF0C):
+     * the digits without them are 4000 and 1000 (past --heads' 1..64); "1,00" and "1,0000" are no groups of three,
+     * so no guess (it said only "is not a whole number" for all of them) */
+    {"steps_thousands_separator", 2, "--steps '4,000' is not a whole number (the ',' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4,000"}, NULL, 0, NULL, 0},
+    {"steps_fullwidth_thousands_separator", 2, "--steps '4，000' is not a whole number (the '，' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4，000"}, NULL, 0, NULL, 0},
+    {"heads_thousands_separator_out_of_range", 2, "--heads '1,000' is not a whole number (the ',' between its digits groups thousands, which a number here does not take, and as 1000 it is outside the allowed range too); allowed: 1..64", {"--heads", "1,000", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_comma_not_groups_no_guess", 2, "--steps '1,00' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1,00"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a number that ends in its decimal point 点 (as float("15.") is 15.0): 十五 is 15, 一 is 1 and inside (0, 1];
      * the 点 was called "the 点 after the number", a word that is not part of it */

@@ -503,6 +503,37 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
              a && b < n ? "start and end" : a ? "start" : "end", a && b < n ? "are" : "is", t);
 }
 
+/* " (the ',' between its digits groups thousands, which a number here does not take: type 4000)" into out (cap bytes)
+ * when s is a whole number written with thousands separators, ',' or the full-width '，' (U+FF0C) that a Chinese
+ * input method types, between groups of three digits ("4,000", "1,000,000", "4，000"), or "..., and as 12000 it is
+ * outside lo..hi too" outside it; else "". `--steps 4,000` said only "is not a whole number". */
+static void grouping_hint(char *out, size_t cap, const char *s, long long lo, long long hi) {
+    char num[32], sep[4] = "";
+    size_t k = 0, group = 0, groups = 0;
+    out[0] = 0;
+    if (*s == '-' || *s == '+') num[k++] = *s++;
+    for (const char *c = s; *c; group++) {
+        if (isdigit((unsigned char)*c) && k + 1 < sizeof num) {
+            num[k++] = *c++;
+            continue;
+        }
+        size_t sl = *c == ',' ? 1 : !strncmp(c, "，", strlen("，")) ? strlen("，") : 0;
+        if (!sl || group == 0 || group > 3 || (groups && group != 3) || c[sl] == 0 || (sep[0] && strncmp(sep, c, sl)))
+            return; /* no separator, a group too long, or the two kinds mixed */
+        memcpy(sep, c, sl), sep[sl] = 0;
+        c += sl, groups++, group = (size_t)-1;
+    }
+    if (!groups || group != 3) return;
+    num[k] = 0;
+    errno = 0;
+    long long v = strtoll(num, NULL, 10);
+    if (errno == ERANGE || v < lo || v > hi)
+        snprintf(out, cap, " (the '%s' between its digits groups thousands, which a number here does not take, and as "
+                 "%s it is outside the allowed range too)", sep, num);
+    else snprintf(out, cap, " (the '%s' between its digits groups thousands, which a number here does not take: type "
+                  "%s)", sep, num);
+}
+
 int av_number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]) {
     size_t n = strlen(s), at[5];
     int k = 0;
@@ -704,6 +735,8 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
         char hint[400], point[256]; /* "１２。": the full stop's words and the full-width ones; 第１个's two indexes */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0);
+        if (!hint[0]) grouping_hint(hint, sizeof hint, s, d->range_later ? LLONG_MIN : d->lo,
+                                    d->range_later ? LLONG_MAX : d->hi); /* "--steps 4,000" */
         if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, -1); /* "第一个" */
         if (!hint[0]) /* "--heads 八"; a range checked later (--head) takes any */
             chinese_hint(hint, sizeof hint, s, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
