@@ -831,6 +831,13 @@ static const bad_case kCases[] = {
     {"head_digits_ordinal_zero", 2, "--head '第0个' is not a whole number (the 第 and 个 around the number are not part of it: type --head 0); allowed: 0..H-1", {"--head", "第0个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_digits_ordinal_past_end", 2, "--explain query '第6个' is neither a token of the sentence nor an index 0..5 (the 第 and 个 around the number are not part of it: as 6 it is outside 0..5 too; token indices count from 0 (the docs' 第 0 层 is layer 0): for the 6th, type 5)", {"--explain", "第6个,爱", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_digits_ordinal_past_both", 2, "--explain query '第7个' is neither a token of the sentence nor an index 0..5 (the 第 and 个 around the number are not part of it: as 7 it is outside 0..5 too)", {"--explain", "第7个,爱", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a head or layer as --train's log names it (src/app/train.c: "best L0 H3 0.60", docs/train.zh.md's table) or
+     * as the Chinese docs write it (train.zh.md's 头 3, 第 0 层的头 3): H3 and 头 3 are head 3, L1 layer 1; L1 is no
+     * head, so no guess for --head L1 (they said only "is not a whole number") */
+    {"head_log_name", 2, "--head 'H3' is not a whole number (the H before the number is not part of it, as in the training log's L0 H3: type --head 3); allowed: 0..H-1", {"--head", "H3", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"head_docs_word", 2, "--head '头 3' is not a whole number (the 头 before the number is not part of it: type --head 3); allowed: 0..H-1", {"--head", "头 3", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_log_name", 2, "--layer 'L1' is not a layer number (the L before the number is not part of it, as in the training log's L0 H3: type --layer 1); allowed: 0..L-1", {"--layer", "L1", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"head_layer_name_no_guess", 2, "--head 'L1' is not a whole number; allowed: 0..H-1", {"--head", "L1", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_ordinal_zero_no_guess", 2, "--layer '第零层' is not a layer number; allowed: 0..L-1", {"--layer", "第零层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"heads_measure_word_alone_no_guess", 2, "--heads '个' is not a whole number; allowed: 1..64", {"--heads", "个", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* an --explain index with a measure word after it, as --heads 8个 (爱,5个 had no hint): 我爱深度学习 is 6

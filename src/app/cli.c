@@ -724,6 +724,24 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
                   wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "", also);
 }
 
+/* " (the H before the number is not part of it, as in the training log's L0 H3: type --head 3)" into out (cap
+ * bytes) when s is the name that --train's log, figures and train.csv (L0 H3, attn_on_target_L0_H3) or the Chinese
+ * docs (头 3, 第 0 层的头 3; 层) give a head or a layer: for option "head" H, h or 头, for "layer" L, l or 层, then
+ * ASCII digits, a space between allowed; else "". `--head H3` and `--head 头3` said only "is not a whole number". */
+static void index_name_hint(char *out, size_t cap, const char *option, const char *s) {
+    const char *word = !strcmp(option, "head") ? "头" : "层", *p = s;
+    char letter = !strcmp(option, "head") ? 'H' : 'L';
+    out[0] = 0;
+    if (toupper((unsigned char)*p) == letter) p++;
+    else if (!strncmp(p, word, strlen(word))) p += strlen(word);
+    else return;
+    int named = (int)(p - s); /* H or 头, without the space after it */
+    p += *p == ' ';
+    if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 18) return;
+    snprintf(out, cap, " (the %.*s before the number is not part of it%s: type --%s %s)", named, s,
+             named == 1 ? ", as in the training log's L0 H3" : "", option, p);
+}
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
     char sv[160]; /* the value as messages show it: 64 bytes at most, so the reason is not cut off (a tester's pass) */
@@ -738,6 +756,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
         if (!hint[0]) grouping_hint(hint, sizeof hint, s, d->range_later ? LLONG_MIN : d->lo,
                                     d->range_later ? LLONG_MAX : d->hi); /* "--steps 4,000" */
         if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, -1); /* "第一个" */
+        if (!hint[0] && !strcmp(d->name, "head")) index_name_hint(hint, sizeof hint, "head", s); /* "H3", "头3" */
         if (!hint[0]) /* "--heads 八"; a range checked later (--head) takes any */
             chinese_hint(hint, sizeof hint, s, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
                          d->range_later ? HUGE_VAL : (double)d->hi, 0);
@@ -1677,6 +1696,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         char hint[400]; /* 第１层's two indexes */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
         if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, -1); /* "--layer 第一层" */
+        if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s); /* "--layer L1" */
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
         char point[256];
         if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
