@@ -857,6 +857,10 @@ static const bad_case kCases[] = {
      * 9, past 我爱深度学习's 0..5 */
     {"explain_ordinal", 2, "--explain query '第一个' is neither a token of the sentence nor an index 0..5 (第一个 is the 1st, and token indices count from 0: type 0)", {"--explain", "第一个,第二个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_ordinal_out_of_range", 2, "--explain key '第十个' is neither a token of the sentence nor an index 0..5 (第十个 is the 10th, and token indices count from 0: as 9 it is outside 0..5 too)", {"--explain", "爱,第十个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* the arrow that --explain's own trace prints between them ('query 1 "爱" → key 5 "习"', U+2192 RIGHTWARDS ARROW)
+     * or its ASCII "->", typed for the comma: named as '、' and '：' are (they said only "must be QUERY,KEY") */
+    {"explain_arrow_for_comma", 2, "--explain '爱→习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the arrow '→' does not separate them: type ',' or '，'", {"--explain", "爱→习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_ascii_arrow_for_comma", 2, "--explain '1->5' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the arrow '->' does not separate them: type ',' or '，'", {"--explain", "1->5", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */

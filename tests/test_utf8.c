@@ -383,6 +383,9 @@ static void test_not_a_list_sep_by_hand(void **state) {
     assert_null(av_utf8_not_a_list_sep("heads\u3002"));
     assert_string_equal(av_utf8_not_a_list_sep("\u7231\uFF1A\u6211"), "the full-width colon '\uFF1A'");
     assert_string_equal(av_utf8_not_a_list_sep("1:2"), "the colon ':'");
+    /* the arrow --explain's trace prints between query and key (U+2192), and its ASCII form */
+    assert_string_equal(av_utf8_not_a_list_sep("\u7231\u2192\u4E60"), "the arrow '\u2192'");
+    assert_string_equal(av_utf8_not_a_list_sep("1->5"), "the arrow '->'");
 }
 
 /* Whole texts to half width, by hand from UnicodeData.txt's <wide> mappings: ＧＰＴ (U+FF27 U+FF30 U+FF34) is

@@ -408,7 +408,9 @@ const char *av_utf8_not_a_list_sep(const char *s) {
                                           {";", "the semicolon ';'"},
                                           {"\xE3\x80\x82", "the ideographic full stop '\xE3\x80\x82'"},
                                           {"\xEF\xBC\x9A", "the full-width colon '\xEF\xBC\x9A'"},
-                                          {":", "the colon ':'"}};
+                                          {":", "the colon ':'"},
+                                          {"\xE2\x86\x92", "the arrow '\xE2\x86\x92'"},
+                                          {"->", "the arrow '->'"}};
     const char *first = NULL, *which = NULL;
     for (size_t i = 0; i < sizeof kNot / sizeof kNot[0]; i++) {
         const char *at = strstr(s, kNot[i][0]);
