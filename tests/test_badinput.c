@@ -730,6 +730,15 @@ static const bad_case kCases[] = {
     {"steps_fullwidth_thousands_separator", 2, "--steps '4，000' is not a whole number (the '，' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4，000"}, NULL, 0, NULL, 0},
     {"heads_thousands_separator_out_of_range", 2, "--heads '1,000' is not a whole number (the ',' between its digits groups thousands, which a number here does not take, and as 1000 it is outside the allowed range too); allowed: 1..64", {"--heads", "1,000", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_comma_not_groups_no_guess", 2, "--steps '1,00' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1,00"}, NULL, 0, NULL, 0},
+    /* a fraction written as a per cent or per mille: 5% = 5/100 = 0.05, ５％ the same in full-width forms (U+FF15,
+     * U+FF05), 千分之三 = 3/1000 = 0.003, 百分之五十 = 50/100 = 0.5, 200% = 2, past --vmax's (0, 1] (the man page);
+     * a whole-number option takes no fraction, so --steps 5% gets no guess */
+    {"lr_per_cent", 2, "--lr '5%' is not a number (the '%' after the number is per cent: type 0.05); allowed: 1.1755e-38..10", {"--train", "reverse", "--lr", "5%"}, NULL, 0, NULL, 0},
+    {"lr_fullwidth_per_cent", 2, "--lr '５％' is not a number (the '％' after the number is per cent: type 0.05)", {"--train", "reverse", "--lr", "５％"}, NULL, 0, NULL, 0},
+    {"lr_chinese_per_mille", 2, "--lr '千分之三' is not a number (千分之三 is 3 per mille: type 0.003)", {"--train", "reverse", "--lr", "千分之三"}, NULL, 0, NULL, 0},
+    {"vmax_chinese_per_cent", 2, "--vmax '百分之五十' is not allowed (百分之五十 is 50 per cent: type 0.5)", {"--vmax", "百分之五十", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"vmax_per_cent_out_of_range", 2, "--vmax '200%' is not allowed (the '%' after the number is per cent: as 2 it is outside the allowed range too)", {"--vmax", "200%", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_per_cent_no_guess", 2, "--steps '5%' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "5%"}, NULL, 0, NULL, 0},
     {"heads_chinese_numeral_out_of_range", 2, "--heads '一百零五' is not a whole number (it is written in Chinese numerals, and as the digits 105 it is outside the allowed range too); allowed: 1..64", {"--heads", "一百零五", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a number that ends in its decimal point 点 (as float("15.") is 15.0): 十五 is 15, 一 is 1 and inside (0, 1];
      * the 点 was called "the 点 after the number", a word that is not part of it */

@@ -581,7 +581,9 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * ends in its decimal point ("十五点", "一點") gets " (it is written in Chinese numerals, with no digit after its
  * decimal point 点: ...)"; ASCII digits with a Chinese unit after them (百 千 万 萬 亿 億: "1万", "1.5万") " (the 万
  * after the number is ten thousand: type the digits 10000)" (or "..., as the digits 15000 it is outside the allowed
- * range too"; nothing for a whole-number option's "1.23456万"). Else "". */
+ * range too"; nothing for a whole-number option's "1.23456万"). With real, a per cent or per mille ("5%", "５％",
+ * "1‰", "百分之五", "千分之一") gets " (the '%' after the number is per cent: type 0.05)" or " (千分之一 is 1 per
+ * mille: type 0.001)", or "..., as 2 it is outside the allowed range too". Else "". */
 /* 1 if s is "" or one to four ideographs, none a Chinese numeral's own character (av_utf8_chinese_numeral) nor
  * 半, in fewer than 32 bytes: the measure words after a number ("步", "个", "次"), as av_number_with_words reads
  * them. */
@@ -602,6 +604,32 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
     int chinese = 1;
     size_t n = strlen(s), pt = strlen("点"); /* 点 and 點 are 3 bytes each */
     out[0] = 0;
+    /* a per cent or per mille, as a number option's fraction is often written: "5%", "５％", "1‰", "百分之五",
+     * "千分之一" (it said only "is not a number"): the number, in digits or Chinese numerals, ÷ 100 or ÷ 1000 */
+    static const struct { const char *mark, *name; int before, div; } kPer[] = {
+        {"%", "per cent", 0, 100}, {"％", "per cent", 0, 100}, {"‰", "per mille", 0, 1000},
+        {"百分之", "per cent", 1, 100}, {"千分之", "per mille", 1, 1000}};
+    for (size_t i = 0; real && i < sizeof kPer / sizeof kPer[0]; i++) {
+        size_t ml = strlen(kPer[i].mark);
+        if (n <= ml || n - ml >= sizeof whole) continue;
+        if (kPer[i].before ? strncmp(s, kPer[i].mark, ml) : strcmp(s + n - ml, kPer[i].mark)) continue;
+        memcpy(whole, s + (kPer[i].before ? ml : 0), n - ml), whole[n - ml] = 0;
+        int other = 0; /* "５％": full-width digits, read as the ASCII ones */
+        if (is_decimal(whole, 1)) snprintf(num, sizeof num, "%s", whole);
+        else if (!av_utf8_chinese_number(num, sizeof num, whole, 1) &&
+                 !(av_utf8_halfwidth_text(num, sizeof num, whole, &other) > 0 && !other && is_decimal(num, 1)))
+            return;
+        double v = strtod(num, NULL) / kPer[i].div;
+        char shown[40];
+        snprintf(shown, sizeof shown, "%.15g", v);
+        int in = (open ? v > lo : v >= lo) && v <= hi;
+        if (kPer[i].before)
+            snprintf(out, cap, in ? " (%s is %s %s: type %s)" : " (%s is %s %s: as %s it is outside the allowed range "
+                     "too)", s, num, kPer[i].name, shown);
+        else snprintf(out, cap, in ? " (the '%s' after the number is %s: type %s)" : " (the '%s' after the number is "
+                      "%s: as %s it is outside the allowed range too)", kPer[i].mark, kPer[i].name, shown);
+        return;
+    }
     /* "1万", "1.5万", "3千": ASCII digits and one Chinese unit, as Chinese writes a round count (it said only "is
      * not a whole number"): the digits moved by the unit's places, on the text, not a double */
     static const struct { const char *unit, *name; int places; } kUnits[] = {
