@@ -234,37 +234,52 @@ static void test_fast_exp_accuracy(void **state) {
 
 /* Q·Kᵀ overflows float32 while Q·Kᵀ/√d_k fits (P9 of the pitfalls, here
  * with 100 tokens): the BLAS kernel falls back to the reference's double
- * sums and gives its weights; flash reports a usage error. Rows of X are
- * [1e19, 1e19, 1e19, 1e19] (even t) or 0 (odd t), identity weights, d_k = 4:
- * a query at an even t scores 4e38 / 2 = 2e38 on even keys and 0 on odd ones,
- * so its weights are 1/50 on the 50 even keys (worked by hand). */
-static void test_blas_overflow_falls_back(void **state) {
+ * sums and gives its weights, and flash makes such scores again with double
+ * sums (it refused the run with "the scores Q·Kᵀ overflowed float32", so
+ * `--no-plot -w DIR` failed on the input a run with figures drew). Rows of X
+ * are [1e19, 1e19, 1e19, 1e19] (even t) or 0 (odd t), identity weights,
+ * d_k = 4, no positions, so V = X: a query at an even t scores
+ * 4e38 / 2 = 2e38 on even keys and 0 on odd ones, so its weights are 1/50 on
+ * the 50 even keys and its output 50 · 1/50 · 1e19 = 1e19 in every column; a
+ * query at an odd t scores 0 everywhere, weights 1/100, output
+ * 50 · 1/100 · 1e19 = 5e18 (worked by hand). With X at 2e19 the scaled
+ * scores are 16e38 / 2 = 8e38, past float32: every kernel refuses the run in
+ * the same words. */
+static void test_overflowed_sum_falls_back(void **state) {
     (void)state;
     enum { T = 100, C = 4 };
-    for (int kern = AV_KERNEL_BLAS; kern <= AV_KERNEL_FLASH; kern++) {
-        av_config cfg = {.T = T, .n_real = T, .C = C, .H = 1, .positions = AV_POS_NONE, .scale = 1,
-                         .kernel = (av_kernel)kern, .seed = 1};
-        av_model m;
-        av_err err;
-        assert_int_equal(av_model_init(&m, &cfg, &err), AV_OK);
-        for (int t = 0; t < T; t++)
-            for (int c = 0; c < C; c++) m.X[t * C + c] = t % 2 ? 0.0f : 1e19f;
-        for (int i = 0; i < C * C; i++) m.W_Q[i] = m.W_K[i] = m.W_V[i] = m.W_O[i] = i % (C + 1) == 0;
-        av_status st = av_model_forward(&m, &err);
-        if (kern == AV_KERNEL_FLASH) {
-            assert_int_equal(st, AV_EUSAGE);
-            assert_string_equal(err.msg, "the scores Q·Kᵀ overflowed float32 (a value became infinite or NaN): the "
-                                         "values in X.npy / W_*.npy are too large; float32 holds magnitudes up to 3.4e38");
-            assert_int_equal(err.overflowed, strlen("the scores Q·Kᵀ overflowed float32"));
-            cfg.H = 3; /* an ordinary error in the same av_err: not an overflow */
-            assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
-            assert_int_equal(err.overflowed, 0);
-        } else {
-            assert_int_equal(st, AV_OK);
-            for (int j = 0; j < T; j++) assert_true(fabs(m.att[(size_t)2 * T + j] - (j % 2 ? 0.0 : 0.02)) < 1e-7);
+    for (int kern = AV_KERNEL_REFERENCE; kern <= AV_KERNEL_FLASH; kern++)
+        for (int big = 0; big < 2; big++) {
+            av_config cfg = {.T = T, .n_real = T, .C = C, .H = 1, .positions = AV_POS_NONE, .scale = 1,
+                             .kernel = (av_kernel)kern, .seed = 1};
+            av_model m;
+            av_err err;
+            assert_int_equal(av_model_init(&m, &cfg, &err), AV_OK);
+            for (int t = 0; t < T; t++)
+                for (int c = 0; c < C; c++) m.X[t * C + c] = t % 2 ? 0.0f : big ? 2e19f : 1e19f;
+            for (int i = 0; i < C * C; i++) m.W_Q[i] = m.W_K[i] = m.W_V[i] = m.W_O[i] = i % (C + 1) == 0;
+            av_status st = av_model_forward(&m, &err);
+            if (big) {
+                assert_int_equal(st, AV_EUSAGE);
+                assert_string_equal(err.msg, "the scores Q·Kᵀ/√d_k overflowed float32 (a value became infinite or "
+                                             "NaN): the values in X.npy / W_*.npy are too large; float32 holds "
+                                             "magnitudes up to 3.4e38");
+                assert_int_equal(err.overflowed, strlen("the scores Q·Kᵀ/√d_k overflowed float32"));
+                cfg.H = 3; /* an ordinary error in the same av_err: not an overflow */
+                assert_int_equal(av_config_check(&cfg, &err), AV_EUSAGE);
+                assert_int_equal(err.overflowed, 0);
+            } else {
+                assert_int_equal(st, AV_OK);
+                if (kern != AV_KERNEL_FLASH)
+                    for (int j = 0; j < T; j++)
+                        assert_true(fabs(m.att[(size_t)2 * T + j] - (j % 2 ? 0.0 : 0.02)) < 1e-7);
+                for (int t = 0; t < T; t++)
+                    for (int c = 0; c < C; c++)
+                        assert_true(fabs(m.context[t * C + c] / (t % 2 ? 5e18 : 1e19) - 1.0) < 1e-6);
+                assert_true(isfinite(m.var_scaled)); /* measured: not inf from the overflowed sums */
+            }
+            av_model_free(&m);
         }
-        av_model_free(&m);
-    }
 }
 
 /* Heads that do not fit d_model: the hint names what fixes d_model. From --d-model (d_model_from NULL) another
@@ -334,7 +349,7 @@ int main(void) {
         cmocka_unit_test(test_flash_row_matches_tiled_kernel),
         cmocka_unit_test(test_fast_exp_accuracy),
         cmocka_unit_test(test_all_finite),
-        cmocka_unit_test(test_blas_overflow_falls_back),
+        cmocka_unit_test(test_overflowed_sum_falls_back),
         cmocka_unit_test(test_config_hint_names_what_fixes_d_model),
     };
     return cmocka_run_group_tests_name("reference, BLAS and flash kernels", tests, NULL, NULL);

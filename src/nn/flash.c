@@ -52,13 +52,20 @@ __attribute__((always_inline)) static inline float online_update(float *p, const
 /* ----------------------------------------------------------------------------
  * one row with plain loops (the readable version) */
 
+float flash_score(const float *q, const float *k, int h, int i, int j, int T, int D, double scale) {
+    // q, k are (H, T, D)
+    const float *q_hi = q + ((size_t)h * T + i) * D, *k_hj = k + ((size_t)h * T + j) * D;
+    double dot = 0.0;
+    for (int d = 0; d < D; d++) dot += (double)q_hi[d] * (double)k_hj[d];
+    return (float)(dot * scale);
+}
+
 int flash_row_forward(float *out_row, av_flash_step *steps, const float *q, const float *k, const float *v,
                       const av_mask_spec *mask, int h, int i, int H, int T, int D, double scale, int tile) {
     // q, k, v are (H, T, D); out_row is (D); s, p are (tile); o is (D)
     (void)H;
     if (tile < 1) tile = 1;
     if (tile > T) tile = T;
-    const float *q_hi = q + ((size_t)h * T + i) * D;
     float m = -INFINITY, *s = malloc(2 * (size_t)tile * sizeof(float)), *p = s ? s + tile : NULL;
     double l = 0.0, *o = calloc(D > 0 ? (size_t)D : 1, sizeof(double));
     if (!s || !o) {
@@ -69,10 +76,7 @@ int flash_row_forward(float *out_row, av_flash_step *steps, const float *q, cons
     for (int j0 = 0; j0 < T; j0 += tile, n_steps++) {
         int n = T - j0 < tile ? T - j0 : tile, visible = 0;
         for (int j = 0; j < n; j++) { /* 1. scores of the tile, masked keys at −∞ */
-            const float *k_hj = k + ((size_t)h * T + j0 + j) * D;
-            double dot = 0.0;
-            for (int d = 0; d < D; d++) dot += (double)q_hi[d] * (double)k_hj[d];
-            s[j] = masked(mask, T, i, j0 + j) ? -INFINITY : (float)(dot * scale);
+            s[j] = masked(mask, T, i, j0 + j) ? -INFINITY : flash_score(q, k, h, i, j0 + j, T, D, scale);
             visible += s[j] != -INFINITY;
         }
         av_flash_step st;
@@ -99,7 +103,7 @@ typedef struct {
     const float *q, *k, *v;
     const av_mask_spec *mask;
     int H, T, D;
-    float scale;
+    double scale;
     int *fully;          /* (items) rows with no visible key */
     atomic_int oom, overflow;
 } flash_ctx;
@@ -132,21 +136,29 @@ AV_SIMD_CLONES static void tile_softmax(float *p, float *o, float *m, double *l,
 }
 
 /* Scores of one tile for the block's rows, masked at −∞; 0, or 1 if a visible
- * score is not finite (float32 overflow). The causal and padding rules cut
+ * score Q·Kᵀ·scale is not finite (float32 overflow; where only sgemm's sum
+ * Q·Kᵀ overflowed, the score is made again with double sums, flash_score). The causal and padding rules cut
  * each row at its last visible key; only a user mask is looked up per key. */
 static int tile_scores(float *s, const flash_ctx *a, int h, int i0, int rows, int j0, int n) {
     // s is (rows, n): q_h rows i0.. (rows, D) · k_h rows j0.. (n, D)ᵀ · scale
     int T = a->T, D = a->D, bad = 0;
     const av_mask_spec *mk = a->mask;
-    av_sgemm(s, a->q + ((size_t)h * T + i0) * D, a->k + ((size_t)h * T + j0) * D, rows, n, D, D, D, n, 1, a->scale,
-             0.0f);
+    av_sgemm(s, a->q + ((size_t)h * T + i0) * D, a->k + ((size_t)h * T + j0) * D, rows, n, D, D, D, n, 1,
+             (float)a->scale, 0.0f);
     for (int r = 0; r < rows; r++) {
         float *s_r = s + (size_t)r * n;
         int i = i0 + r, end = mk->n_real < T ? mk->n_real : T; /* keys < end pass the rules */
         if (mk->causal && i + 1 < end) end = i + 1;
         int vis = end - j0 < 0 ? 0 : end - j0 > n ? n : end - j0;
         const unsigned char *u = mk->user ? mk->user + (size_t)i * T + j0 : NULL;
-        bad |= mask_tile_row(s_r, u, vis, n);
+        if (!mask_tile_row(s_r, u, vis, n)) continue;
+        /* sgemm's float32 sum Q·Kᵀ overflowed: the score used, Q·Kᵀ·scale, may still fit (as the blas kernel's
+         * fallback in nn/model.c), so it is made again with double sums; only a score that does not fit fails */
+        for (int j = 0; j < vis; j++)
+            if (!(u && u[j]) && !(fabsf(s_r[j]) <= 3.4028235e38f)) {
+                s_r[j] = flash_score(a->q, a->k, h, i, j0 + j, T, D, a->scale);
+                bad |= !(fabsf(s_r[j]) <= 3.4028235e38f);
+            }
     }
     return bad;
 }
@@ -200,7 +212,7 @@ av_status flash_attention_forward(float *out, const float *q, const float *k, co
                                   int *fully_masked_rows, av_err *err) {
     // q, k, v are (H, T, D); out is (T, C) with C = H·D
     int items = H * ((T + AV_FLASH_ROWS - 1) / AV_FLASH_ROWS);
-    flash_ctx a = {out, q, k, v, mask, H, T, D, (float)scale, calloc((size_t)items, sizeof(int)), 0, 0};
+    flash_ctx a = {out, q, k, v, mask, H, T, D, scale, calloc((size_t)items, sizeof(int)), 0, 0};
     atomic_init(&a.oom, 0);
     atomic_init(&a.overflow, 0);
     if (!a.fully)
@@ -214,7 +226,7 @@ av_status flash_attention_forward(float *out, const float *q, const float *k, co
         return av_fail(err, AV_ERUNTIME, "out of memory for the flash kernel's score tiles (%d x %d floats)",
                        AV_FLASH_ROWS, AV_FLASH_TILE);
     if (atomic_load(&a.overflow))
-        return av_fail_overflow(err, "the scores Q·Kᵀ", "(a value became infinite or NaN): the values in X.npy / "
+        return av_fail_overflow(err, "the scores Q·Kᵀ·scale", "(a value became infinite or NaN): the values in X.npy / "
                                 "W_*.npy are too large; float32 holds magnitudes up to 3.4e38");
     return AV_OK;
 }

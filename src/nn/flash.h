@@ -43,11 +43,19 @@ typedef struct {
  * float32, items (head, AV_FLASH_ROWS query rows) split over threads: bit-identical
  * whatever the thread count. *fully_masked_rows (may be NULL) receives the
  * count of (head, query) rows with no visible key.
- * Errors: AV_EUSAGE if a score overflows float32 (huge user weights),
- * AV_ERUNTIME out of memory for the per-item tiles. */
+ * A score whose float32 sum Q·Kᵀ overflows in sgemm while Q·Kᵀ·scale fits
+ * is made again with double sums (flash_score), as the blas kernel falls back
+ * to the reference's (nn/model.c): the kernels then give the same weights.
+ * Errors: AV_EUSAGE if a visible score Q·Kᵀ·scale overflows float32 (huge
+ * user weights), AV_ERUNTIME out of memory for the per-item tiles. */
 av_status flash_attention_forward(float *out, const float *q, const float *k, const float *v,
                                   const av_mask_spec *mask, int H, int T, int D, double scale,
                                   int *fully_masked_rows, av_err *err);
+
+/* The score of query i and key j of head h, (q_h[i] · k_h[j]) · scale, summed
+ * in double and rounded once to float32 (scores_forward's, attention.h); q, k
+ * are (H, T, D). Not finite when the scaled score leaves float32. */
+float flash_score(const float *q, const float *k, int h, int i, int j, int T, int D, double scale);
 
 /* One tile of the online softmax of one query row, as the trace shows it. */
 typedef struct {

@@ -170,10 +170,20 @@ void av_model_seed(av_model *m, const char *const *tokens) {
     av_parallel_for(a.token_items + 4, seed_item, &a);
 }
 
-static av_status check(const float *x, size_t n, const char *what, av_err *err) {
-    if (all_finite(x, n)) return AV_OK;
+/* AV_EUSAGE: what ("the scores Q·Kᵀ/√d_k") left float32, through user X or W. */
+static av_status overflowed(const char *what, av_err *err) {
     return av_fail_overflow(err, what, "(a value became infinite or NaN): the values in X.npy / W_*.npy are too "
                             "large; float32 holds magnitudes up to 3.4e38");
+}
+
+/* AV_OK when the n values of x are finite, else overflowed(what). */
+static av_status check(const float *x, size_t n, const char *what, av_err *err) {
+    return all_finite(x, n) ? AV_OK : overflowed(what, err);
+}
+
+/* The scores' name in an overflow error, whichever kernel made them. */
+static const char *scores_what(const av_config *c) {
+    return c->scale ? "the scores Q·Kᵀ/√d_k" : "the scores Q·Kᵀ (--no-scale)";
 }
 
 /* ----------------------------------------------------------------------------
@@ -226,8 +236,7 @@ static av_status project_forward(av_model *m, av_err *err) {
 static av_status set_score_stats(av_model *m, double mean, double var, av_err *err) {
     const av_config *c = &m->cfg;
     if (!isfinite(mean) || !isfinite(var))
-        return check(m->scores, (size_t)c->H * c->T * c->T,
-                     c->scale ? "the scores Q·Kᵀ/√d_k" : "the scores Q·Kᵀ (--no-scale)", err);
+        return check(m->scores, (size_t)c->H * c->T * c->T, scores_what(c), err);
     m->var_scaled = c->scale ? var : var / (double)m->D;
     m->var_raw = c->scale ? var * (double)m->D : var;
     m->stats_rows = c->T;
@@ -277,7 +286,8 @@ static av_status blas_stage(av_model *m, double scale, av_err *err) {
 
 /* The variance of the scores on the flash path, measured on the first
  * AV_FLASH_STATS_ROWS query rows of each head against every key (flash never
- * holds all of them). */
+ * holds all of them). A score whose float32 sum Q·Kᵀ overflowed in sgemm is
+ * made again with double sums (flash_score), as the kernel makes it. */
 static av_status flash_stats(av_model *m, double scale, av_err *err) {
     int T = m->cfg.T, H = m->cfg.H, D = m->D, rows = T < AV_FLASH_STATS_ROWS ? T : AV_FLASH_STATS_ROWS;
     float *s = av_calloc((size_t)rows * T, sizeof(float));
@@ -285,7 +295,10 @@ static av_status flash_stats(av_model *m, double scale, av_err *err) {
     double sum = 0.0, sumsq = 0.0, n = (double)H * rows * T;
     for (int h = 0; h < H; h++) {
         av_sgemm(s, m->Q + (size_t)h * T * D, m->K + (size_t)h * T * D, rows, T, D, D, D, T, 1, (float)scale, 0.0f);
-        for (size_t i = 0; i < (size_t)rows * T; i++) sum += s[i], sumsq += (double)s[i] * s[i];
+        for (size_t i = 0; i < (size_t)rows * T; i++) {
+            if (!(fabsf(s[i]) <= 3.4028235e38f)) s[i] = flash_score(m->Q, m->K, h, (int)(i / T), (int)(i % T), T, D, scale);
+            sum += s[i], sumsq += (double)s[i] * s[i];
+        }
     }
     free(s);
     double mean = sum / n, var = sumsq / n - mean * mean;
@@ -318,8 +331,9 @@ static av_status flash_stage(av_model *m, double scale, av_err *err) {
     if (st) return st;
     m->masked_count = mask_count(&mk, c->T);
     m->worst_row_dev = 0.0; /* no weights are stored to sum */
-    return flash_attention_forward(m->context, m->Q, m->K, m->V, &mk, c->H, c->T, m->D, scale,
-                                   &m->fully_masked_rows, err);
+    st = flash_attention_forward(m->context, m->Q, m->K, m->V, &mk, c->H, c->T, m->D, scale, &m->fully_masked_rows,
+                                 err);
+    return st == AV_EUSAGE && err->overflowed ? overflowed(scores_what(c), err) : st; /* the other kernels' words */
 }
 
 av_status av_model_forward(av_model *m, av_err *err) {
