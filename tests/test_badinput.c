@@ -1661,6 +1661,52 @@ static void test_blas_under_memory_limit(void **state) {
 #endif
 }
 
+/* The same limit on a text too long for the reference kernel: `ulimit -v 300000; attnviz --no-plot --heads 8 -f`
+ * 5793 words (auto: flash) said "raise the limit, or use --kernel reference", and --kernel reference is refused
+ * there: it keeps the (8, T, T) scores and weights, 2·8·T²·4 bytes, 2,147,766,336 at T = 5793 (5793² = 33,558,849,
+ * × 64) against 2 GiB = 2,147,483,648, while T = 5792 takes 2,147,024,896 (worked by hand). Now the error says so
+ * and offers only raising the limit. Skipped under AddressSanitizer, as above. */
+static void test_blas_under_memory_limit_long_input(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    fixture *fx = *state;
+    char *before = snapshot(fx->root);
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
+    enum { N = 5793 };
+    static char text[2 * N];
+    for (int i = 0; i < N; i++) text[2 * i] = 'a', text[2 * i + 1] = i + 1 < N ? ' ' : '\0';
+    struct rlimit old_as, old_cpu, as, cpu;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old_as), 0);
+    assert_int_equal(getrlimit(RLIMIT_CPU, &old_cpu), 0);
+    as = old_as, cpu = old_cpu;
+    as.rlim_cur = (rlim_t)300000 * 1024;
+    cpu.rlim_cur = 30;
+    tu_result r, rr;
+    const char *args[] = {"--no-plot", "-q", "--heads", "8", "-f", "-", NULL};
+    const char *ref[] = {"--kernel", "reference", "--no-plot", "-q", "--heads", "8", "-f", "-", NULL};
+    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
+    assert_int_equal(setrlimit(RLIMIT_CPU, &cpu), 0);
+    run_ex(&r, &ro, text, strlen(text), args);
+    setrlimit(RLIMIT_AS, &old_as);
+    setrlimit(RLIMIT_CPU, &old_cpu);
+    if (r.code != 1) print_message("exit %d, stderr: %s\n", r.code, r.err);
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.err, "do not fit under the process's memory limit (ulimit -v or -d); raise the limit "
+                                  "(--kernel reference needs no OpenBLAS, but 5793 tokens with 8 heads are too many "
+                                  "for it: at most 5792)\n"));
+    assert_null(strstr(r.err, "or use --kernel reference"));
+    tu_free(&r);
+    run_ex(&rr, &ro, text, strlen(text), ref); /* what the old advice led to, without the limit: refused at once */
+    assert_int_equal(rr.code, 2);
+    assert_non_null(strstr(rr.err, "give at most 5792 tokens at 8 heads"));
+    tu_free(&rr);
+    assert_tree_unchanged(before, fx->root, "blas_under_memory_limit_long_input");
+    free(before);
+#endif
+}
+
 /* An --attn-mask that never ends: /dev/zero, or a pipe whose writer sends a
  * mask's header and then zeros and never closes it (`--attn-mask <(cmd)`).
  * A valid (T, T) mask is at most T·T·8 bytes of data after a header of at
@@ -1878,6 +1924,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dump_on_full_disk_keeps_the_earlier_dump, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas_under_memory_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas_under_memory_limit_long_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mask_from_endless_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlier_figures_survive_failed_runs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_plot_leaves_dump_untouched, setup, teardown),

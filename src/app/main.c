@@ -133,6 +133,16 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
     cfg->T = r->toks.n;
     av_status kst = av_options_kernel(cfg, o, err);
     if (kst) return kst;
+    /* OpenBLAS's errors offered --kernel reference where it keeps (H, T, T) weights past the limit: `ulimit -v
+     * 400000; attnviz --no-plot --heads 8 -f` 6000 words said "raise the limit, or use --kernel reference", and
+     * that said "drop --kernel reference to run the flash kernel" (a long-input learner's pass) */
+    int t_ref = av_most_tokens_held(cfg->H, 2, (double)AV_MAX_WEIGHT_BYTES);
+    if (cfg->kernel == AV_KERNEL_FLASH && cfg->T > t_ref) {
+        char why[160];
+        snprintf(why, sizeof why, "%d tokens with %d head%s are too many for it: at most %d", cfg->T, cfg->H,
+                 cfg->H == 1 ? "" : "s", t_ref);
+        av_blas_set_no_reference(why);
+    }
     if (o->compare == AV_CMP_ORDER && cfg->n_real < 2)
         return av_fail(err, AV_EUSAGE, "--compare order swaps the first and last words, so it needs at least 2 tokens; got 1");
     /* an --explain cell that names no token or index of the input is refused before the (H, T, T) maps are

@@ -58,6 +58,12 @@ void av_blas_set_env_wait(void (*wait)(void)) {
     env_wait = wait;
 }
 
+static char no_reference[160]; /* av_blas_set_no_reference: why the reference kernel cannot take the run, or "" */
+
+void av_blas_set_no_reference(const char *why) {
+    snprintf(no_reference, sizeof no_reference, "%s", why ? why : "");
+}
+
 /* OpenBLAS 0.3.21 (Debian 12) does not know recent Xeons (e.g. family 6
  * model 207) and falls back to its generic "Prescott" (SSE3) kernels, 4 to 5
  * times slower. When the CPU has AVX-512 (or AVX2 + FMA) and the user did not
@@ -123,14 +129,16 @@ static int blas_room(int n, char *why, size_t cap) {
 /* The error of av_blas_require for a library that did not load or that has
  * no room, the reason in why. */
 static av_status blas_fail(av_err *err, int no_room, const char *why) {
+    char instead[240] = ", or use --kernel reference";
+    if (no_reference[0]) snprintf(instead, sizeof instead, " (--kernel reference needs no OpenBLAS, but %s)", no_reference);
     if (no_room)
         return av_fail(err, AV_ERUNTIME,
                        "cannot use OpenBLAS, which the blas and flash kernels, --model and --train use for sgemm: %s; "
-                       "raise the limit, or use --kernel reference", why);
+                       "raise the limit%s", why, instead);
     return av_fail(err, AV_ERUNTIME,
                    "cannot load OpenBLAS (" BLAS_LIB "), which the blas and flash kernels, --model and --train use "
-                   "for sgemm: %s; install the Debian package libopenblas0, or use --kernel reference",
-                   why);
+                   "for sgemm: %s; install the Debian package libopenblas0%s",
+                   why, instead);
 }
 
 /* The address of `name` in lib, as a function pointer (POSIX's way past ISO

@@ -132,6 +132,14 @@ av_status av_blas_require(av_err *err);
  * starting any thread. */
 void av_blas_set_env_wait(void (*wait)(void));
 
+/* why: the reason the run cannot take the reference kernel ("5793 tokens with
+ * 8 heads are too many for it: at most 5792"), or NULL (the default): it can.
+ * av_blas_require's errors (and a thread's, blas_enter's) then say that
+ * instead of "or use --kernel reference", which only led to the refusal of
+ * --kernel reference (app/main.c sets it for the flash kernel's long inputs).
+ * At most 159 bytes are kept. Set it before the first sgemm. */
+void av_blas_set_no_reference(const char *why);
+
 /* The function called (on whichever thread) just before the process ends
  * with exit 1 because a thread's OpenBLAS work buffer does not fit under the
  * memory limit (ulimit -v): that exit cannot return to its caller, so the
