@@ -1729,11 +1729,29 @@ static void test_pe_figure_needs_no_weights(void **state) {
         tu_free(&r);
         rm_rf(out);
     }
-    /* the mask figure draws the (T, T) mask the flash kernel never forms */
+    /* the mask figure draws the (T, T) mask the flash kernel never forms; the way out keeps the pe figure, which
+     * it draws (the loop above): "add --no-plot" alone dropped it too. With --positions none no pe is drawn. */
     run_attnviz(&r, NULL, "--kernel", "flash", "--figures", "pe,mask", words, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "cannot give figures other than pe; give --figures pe or add --no-plot, or use "
+                                  "--kernel blas\n"));
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--kernel", "flash", "--positions", "none", "--figures", "pe,mask", words, NULL);
     assert_int_equal(r.code, 2);
     assert_non_null(strstr(r.err, "cannot give figures; add --no-plot, or use --kernel blas\n"));
     tu_free(&r);
+    /* the same way out past the weights' 2 GiB: 2·8·5793²·4 = 2,147,766,336 bytes = 2.0003 GiB > 2^31 (by hand) */
+    enum { N = 5793 };
+    char *many = malloc(2 * N);
+    assert_non_null(many);
+    for (int i = 0; i < N; i++) many[2 * i] = 'w', many[2 * i + 1] = i + 1 < N ? ' ' : '\0';
+    run_attnviz(&r, NULL, "--d-model", "8", "--heads", "8", "-q", "--figures", "pe,heads", many, NULL);
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "5793 tokens with 8 heads need 2.0003 GiB for the (heads, T, T) scores and weights, "
+                                  "more than the 2 GiB allowed; give --figures pe or add --no-plot to run the flash "
+                                  "kernel, which keeps none, or give at most 5792 tokens at 8 heads\n"));
+    tu_free(&r);
+    free(many);
 }
 
 /* --vmax and --pool: values and names checked where they are parsed. */

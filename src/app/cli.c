@@ -2935,6 +2935,14 @@ static int figures_need_weights(const av_options *o) {
     return !o->no_plot && (o->figures & ~(unsigned)AV_FIG_PE) != 0;
 }
 
+/* What lets a run whose figures need the weights go without them: "add --no-plot", or when pe was asked among
+ * them (and is drawn: not with --positions none) "give --figures pe or add --no-plot". `--kernel flash --figures
+ * pe,mask` was told "add --no-plot", which drops the pe figure flash draws too (a long-input learner's pass). */
+static const char *figures_way(const av_config *cfg, const av_options *o) {
+    return (o->figures & AV_FIG_PE) && cfg->positions != AV_POS_NONE ? "give --figures pe or add --no-plot"
+                                                                      : "add --no-plot";
+}
+
 const char *av_options_weights_needed_by(const av_options *o) {
     return figures_need_weights(o) ? "figures" : o->dump_dir ? "--dump" : o->show ? "--show" : o->explain ? "--explain"
            : o->compare ? "--compare" : o->html ? "--html" : NULL;
@@ -2963,7 +2971,7 @@ static av_status weights_fit(const av_config *cfg, const av_options *o, av_err *
     for (int k = 0; k < 7; k++) n_drop += on[k];
     char way[256], *p = way, *end = way + sizeof way;
     int figs = figures_need_weights(o);
-    p += snprintf(p, (size_t)(end - p), "%s%s", figs ? "add --no-plot" : "", figs && n_drop ? " and " : "");
+    p += snprintf(p, (size_t)(end - p), "%s%s", figs ? figures_way(cfg, o) : "", figs && n_drop ? " and " : "");
     for (int k = 0; k < 7; k++) {
         if (!on[k]) continue;
         p += snprintf(p, (size_t)(end - p), "%s%s", k_drop == 0 ? "drop " : k_drop == n_drop - 1 ? " and " : ", ", drop[k]);
@@ -3019,9 +3027,11 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
         cfg->kernel = (av_kernel)(o->kernel - 1);
         if (cfg->kernel == AV_KERNEL_FLASH && needs) {
             /* name exactly what was asked for that needs the weights, and only those ways out */
-            const char *const what[] = {"figures", "--dump", "--show", "--explain", "--compare", "--html"};
             int on[] = {figures_need_weights(o), o->dump_dir != NULL, o->show, o->explain != NULL, o->compare != 0,
                         o->html};
+            const char *way0 = on[0] ? figures_way(cfg, o) : "";
+            const char *const what[] = {way0[0] == 'g' ? "figures other than pe" : "figures", "--dump", "--show",
+                                        "--explain", "--compare", "--html"};
             const char *asked[6];
             int n_on = 0;
             for (int k = 0; k < 6; k++)
@@ -3029,8 +3039,8 @@ av_status av_options_kernel(av_config *cfg, const av_options *o, av_err *err) {
             char gives[128], drops[128], way[192];
             join_words(gives, sizeof gives, asked, n_on, " or ");
             join_words(drops, sizeof drops, asked + on[0], n_on - on[0], " and "); /* all but "figures" */
-            snprintf(way, sizeof way, "%s%s%s%s", on[0] ? "add --no-plot" : "", on[0] && drops[0] ? " and " : "",
-                     drops[0] ? "drop " : "", drops);
+            snprintf(way, sizeof way, "%s%s%s%s", way0, on[0] && drops[0] ? " and " : "", drops[0] ? "drop " : "",
+                     drops);
             return av_fail(err, AV_EUSAGE, "--kernel flash keeps no (T, T) attention weights, so it cannot give %s; "
                            "%s, or use --kernel blas", gives, way);
         }
