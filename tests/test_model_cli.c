@@ -2109,6 +2109,65 @@ static void test_gpt2_folder_with_tokenizer_json_only(void **state) {
     tu_free(&r);
 }
 
+/* A GPT-2 folder as save_pretrained leaves it after a token was added (tokenizer.add_special_tokens({"pad_token":
+ * "<pad>"}), model.resize_token_embeddings(50258)): vocab.json and merges.txt as GPT-2's, added_tokens.json
+ * {"<pad>": 50257}, and tokenizer.json holding "<pad>" as an added token. Hugging Face's tokenizer (the fast one
+ * from tokenizer.json, and GPT2Tokenizer from vocab.json with added_tokens.json) gives "Hi<pad>" the ids
+ * [17250, 50257]: "Hi" is vocab.json's 17250, "<pad>" the added token's id. attnviz read vocab.json and merges.txt
+ * only and gave [Hi] [<] [pad] [>] without a word. Now tokenizer.json is read, and the trace says why; a folder
+ * without tokenizer.json is refused, naming the file, the token and the line that writes tokenizer.json. */
+static void test_added_tokens_json_is_not_ignored(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "padded");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_positions\": 8, \"vocab_size\": 50258}");
+    char path[4400];
+    snprintf(path, sizeof path, "%s/added_tokens.json", dir);
+    write_text(path, "{\"<pad>\": 50257}", 16);
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(json);
+    cJSON *root = cJSON_Parse(json);
+    free(json);
+    assert_non_null(root);
+    cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(root, "added_tokens"),
+                         cJSON_Parse("{\"id\":50257,\"content\":\"<pad>\",\"special\":true,\"normalized\":false}"));
+    json = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    write_text(path, json, strlen(json));
+    free(json);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", dir, "--no-plot", "Hi<pad>", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    char *ids = trace_ids(r.out);
+    assert_non_null(ids);
+    assert_string_equal(ids, "17250, 50257");
+    free(ids);
+    assert_non_null(strstr(r.out, "  tokens     [Hi] [<pad>]\n             (tokenizer.json, byte-level BPE: it holds "
+                                  "the 1 token added_tokens.json adds, which vocab.json and merges.txt do not;"));
+    tu_free(&r);
+    /* without tokenizer.json: refused, not split into [<] [pad] [>] */
+    assert_int_equal(unlink(path), 0);
+    run_attnviz(&r, NULL, "--model", dir, "--no-plot", "Hi<pad>", NULL);
+    char want[9000];
+    snprintf(want, sizeof want, "attnviz: error: %s adds 1 token that vocab.json does not hold (\"<pad>\" at id "
+             "50257), and the folder has no tokenizer.json, where attnviz reads added tokens from: with vocab.json "
+             "and merges.txt alone, \"<pad>\" in the text would be split into other tokens than Hugging Face's "
+             "tokenizer gives; write tokenizer.json once, in that folder: python3 -c \"from transformers import "
+             "AutoTokenizer; AutoTokenizer.from_pretrained('.').save_pretrained('.')\"\n",
+             sh_in(dir, "added_tokens.json"));
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, want);
+    tu_free(&r);
+    /* an added_tokens.json whose token vocab.json holds at that id changes nothing: still vocab.json */
+    snprintf(path, sizeof path, "%s/added_tokens.json", dir);
+    write_text(path, "{\"<|endoftext|>\": 50256}", 24);
+    run_attnviz(&r, NULL, "--model", dir, "--no-plot", "Hi<pad>", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_non_null(strstr(r.out, "  tokens     [Hi] [<] [pad] [>]\n             (GPT-2 byte-level BPE;"));
+    tu_free(&r);
+}
+
 /* Input edges on a trained toy model (reverse: tokens [3] [␣1] [␣4] [␣1] [␣5] [␣>] for "3 1 4 1 5 >"),
  * a tester's reports: --explain's multi-token hint finds tokens that carry their space as ␣ ("1 4" is
  * [␣1] [␣4], tokens 1..2; it gave no hint), and -f reads past one UTF-8 byte-order mark (it was kept
@@ -3927,6 +3986,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_folder_with_trailing_slash, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gpt2_folder_with_tokenizer_json_only, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_added_tokens_json_is_not_ignored, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_file_names_its_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tanh_gelu_names_run_as_gelu_new, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_toy_model_input_edges, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -369,8 +369,44 @@ static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *er
     return AV_OK;
 }
 
+/* A GPT-2 folder's added_tokens.json (path; save_pretrained writes it for the tokens added to the tokenizer past
+ * vocab.json's, {"<pad>": 50257}): *n = how many of its tokens vocab.json does not hold at their id (bpe.h
+ * av_bpe_find of the token's text), the first of them (its text, controls as <U+XXXX>, and id) into first and *id.
+ * Hugging Face's tokenizers (GPT2Tokenizer reads the file, GPT2TokenizerFast holds its tokens in tokenizer.json)
+ * match such a token in the text and give its id; vocab.json and merges.txt split "<pad>" into [<] [pad] [>].
+ * Errors, AV_EUSAGE: av_read_regular_file's, av_json_parse_object's, and a value that is no id ("PATH: \"<pad>\"
+ * is \"x\"; it must be a token id, a whole number from 0", av_json_wrong_kind). */
+static av_status count_added_tokens(const av_bpe *bpe, const char *path, int *n, char *first, size_t cap, int *id,
+                                    av_err *err) {
+    char *text = NULL, named[4200], key[96];
+    size_t len = 0;
+    cJSON *root = NULL;
+    *n = 0;
+    av_shown_word(named, sizeof named, path);
+    av_status st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err);
+    if (!st) st = av_json_parse_object(&root, text, len, NULL, named, err);
+    for (const cJSON *e = root ? root->child : NULL; !st && e; e = e->next) {
+        size_t k = strlen(e->string);
+        if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
+            e->valuedouble > INT32_MAX) {
+            av_utf8_escape_controls(e->string, k < 60 ? k : 60, first, cap, 0);
+            snprintf(key, sizeof key, "\"%s\"", first);
+            st = av_json_wrong_kind(named, key, e, "a token id, a whole number from 0", err);
+        } else if (av_bpe_find(bpe, e->string, k) != (int32_t)e->valuedouble && (*n)++ == 0) {
+            av_utf8_escape_controls(e->string, k < 60 ? k : 60, first, cap, 0);
+            *id = (int)e->valuedouble;
+        }
+    }
+    cJSON_Delete(root);
+    free(text);
+    return st;
+}
+
 /* vocab.json and merges.txt; a folder with neither but tokenizer.json is read from that (above), but a folder
- * --train wrote, whose toy vocabulary is checked token by token in vocab.json and merges.txt. */
+ * --train wrote, whose toy vocabulary is checked token by token in vocab.json and merges.txt. A folder whose
+ * added_tokens.json adds tokens vocab.json does not hold is read from its tokenizer.json, which holds them too,
+ * as transformers' AutoTokenizer reads it; without tokenizer.json it is refused (AV_EUSAGE), as its text would
+ * get other ids than Hugging Face gives. */
 static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
     char vocab[4200], merges[4200], json[4200];
     struct stat sb;
@@ -395,6 +431,26 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
     av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
     av_path_join(merges, sizeof merges, r->dir, "merges.txt");
     if ((st = av_bpe_load(&r->bpe, vocab, merges, err))) return st;
+    char added[4200], first[80];
+    int n_added = 0, first_id = 0;
+    av_path_join(added, sizeof added, r->dir, "added_tokens.json");
+    if (!r->task[0] && stat(added, &sb) == 0 &&
+        (st = count_added_tokens(r->bpe, added, &n_added, first, sizeof first, &first_id, err)))
+        return st;
+    if (n_added > 0 && stat(json, &sb) == 0) { /* "<pad>" typed in the text is its id, as in Python */
+        av_bpe_free(r->bpe);
+        r->bpe = NULL;
+        r->added_tokens = n_added;
+        return load_tokenizer_json(r, json, err);
+    }
+    if (n_added > 0)
+        return av_fail(err, AV_EUSAGE, "%s adds %d token%s that vocab.json does not hold (\"%s\" at id %d%s), and "
+                       "the folder has no tokenizer.json, where attnviz reads added tokens from: with vocab.json and "
+                       "merges.txt alone, \"%s\" in the text would be split into other tokens than Hugging Face's "
+                       "tokenizer gives; write tokenizer.json once, in that folder: python3 -c \"from transformers "
+                       "import AutoTokenizer; AutoTokenizer.from_pretrained('.').save_pretrained('.')\"",
+                       AV_SHOWN_WORD(added, 4200), n_added, n_added == 1 ? "" : "s", first, first_id,
+                       n_added == 1 ? "" : ", ...", first);
     int V = r->g.cfg.vocab_size, bv = av_bpe_vocab_size(r->bpe);
     if (bv > V) /* fewer is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has %d tokens, ids 0..%d, but config.json's vocab_size is %d: token id %d "
@@ -677,7 +733,7 @@ static void note_outside_task(av_gpt2run *r) {
  * index names (av_llama_shard_files adds them to the list for each load). */
 static const char *const FOLDER_FILES[] = {"config.json", "model.safetensors", "model.safetensors.index.json",
                                            "vocab.json", "merges.txt", "tokenizer.json", "tokenizer_config.json",
-                                           "generation_config.json"};
+                                           "generation_config.json", "added_tokens.json"};
 #define N_FOLDER_FILES ((int)(sizeof FOLDER_FILES / sizeof FOLDER_FILES[0]))
 #define N_LOAD_FILES (N_FOLDER_FILES + AV_LLAMA_MAX_SHARDS)
 #define LOAD_TRIES 3 /* loads of a folder that changed while it was read, before giving up */

@@ -2,7 +2,8 @@
  *
  *   DIR → config.json + model.safetensors (nn/gpt2.h, weights mmapped)
  *       + vocab.json + merges.txt (text/bpe.h), or in a folder with neither
- *         tokenizer.json (text/hftok.h; hftok set, bpe NULL)
+ *         tokenizer.json (text/hftok.h; hftok set, bpe NULL), and so in a folder
+ *         whose added_tokens.json adds tokens vocab.json does not hold
  *   sentence → token ids (byte-level BPE) → the forward pass, every layer
  *   and head kept → sinks: the trace (one line per layer, layer L step by
  *   step, the top-5 next tokens), --dump, the model figures.
@@ -61,6 +62,9 @@ typedef struct {
                                           its sizes (RoPE half, θ) and g.params stays empty */
     av_hftok *hftok;                   /* its tokenizer.json, or a GPT-2 folder's without vocab.json and
                                           merges.txt (bpe is NULL) */
+    int added_tokens;                  /* a GPT-2 folder's tokenizer.json read in place of its vocab.json and
+                                          merges.txt for the tokens its added_tokens.json adds past them: their
+                                          count, or 0 */
     float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
     char *generated;                   /* --generate's lines as printed (av_gpt2run_generate's copy), for the
                                           --html page's trace; NULL without --html or --generate */

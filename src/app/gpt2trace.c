@@ -150,7 +150,11 @@ static void header(const tctx *t, const av_tokens *labels) {
             g->transformer_prefix ? ", names with \"transformer.\"" : "");
     fprintf(f, "  tokens     ");
     av_trace_print_tokens(f, labels);
-    if (t->r->hftok) /* a folder with tokenizer.json instead of vocab.json and merges.txt (gpt2run.c) */
+    if (t->r->hftok && t->r->added_tokens) /* added_tokens.json adds tokens vocab.json lacks (gpt2run.c) */
+        fprintf(f, "\n             (tokenizer.json, %s: it holds the %d token%s added_tokens.json adds, which "
+                "vocab.json and merges.txt do not; ␣ marks a space that belongs to the token)\n",
+                av_hftok_kind_name(t->r->hftok), t->r->added_tokens, t->r->added_tokens == 1 ? "" : "s");
+    else if (t->r->hftok) /* a folder with tokenizer.json instead of vocab.json and merges.txt (gpt2run.c) */
         fprintf(f, "\n             (tokenizer.json, %s: the folder has no vocab.json and merges.txt; ␣ marks a space that "
                 "belongs to the token)\n", av_hftok_kind_name(t->r->hftok));
     else
