@@ -1509,6 +1509,16 @@ static void test_bad_checkpoints(void **state) {
                                             "for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"\n"},
         {"config without n_positions", 2, "/case49/config.json: missing key \"n_positions\" (" MISSING_WHY "); add "
                                           "\"n_positions\" with the model's context length (wpe.weight's rows)\n"},
+        /* GPT2LMHeadModel's names ("transformer." prefix, as transformer.wte.weight has it) but one tensor without
+         * it, as a hand-written conversion leaves it: transformers reads a state dict's names all one way, and
+         * the tensor is GPT-2's. It said 'unexpected tensor "h.0.ln_1.weight" (not part of a GPT-2 with 1 layer
+         * and learned positions)' (a learner's pass) */
+        {"one tensor without the transformer. prefix", 2, "/case50/model.safetensors: tensor \"h.0.ln_1.weight\" has "
+                                                          "no \"transformer.\" prefix, but \"transformer.wte.weight\" "
+                                                          "has it: a GPT-2 checkpoint names its tensors all one way, "
+                                                          "with the prefix (GPT2LMHeadModel's state dict) or without "
+                                                          "(GPT2Model's), as transformers reads them; rename them one "
+                                                          "way\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1669,6 +1679,15 @@ static void test_bad_checkpoints(void **state) {
             break;
         }
         case 49: micro_checkpoint(dir, "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"vocab_size\": 8}"); break;
+        case 50: { /* the names with "transformer.", one without: the JSON key shortened, spaces after it */
+            av_gpt2_config cfg;
+            av_err err = {{0}};
+            if (av_gpt2_config_parse(&cfg, kMicro, strlen(kMicro), "c", &err)) fail_msg("%s", err.msg);
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            if (gf_write_checkpoint(path, &cfg, AV_ST_F32, "transformer.", 0, &err)) fail_msg("%s", err.msg);
+            poke_checkpoint(dir, "\"transformer.h.0.ln_1.weight\"", "\"h.0.ln_1.weight\"            ");
+            break;
+        }
         case 47: { /* the weights of kMicro (n_positions 8), the config with n_ctx in its place */
             static const char ctx[] = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_ctx\": 8, \"vocab_size\": 8}";
             snprintf(path, sizeof path, "%s/config.json", dir);

@@ -768,18 +768,42 @@ static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *pr
     return AV_OK;
 }
 
-/* Every tensor in the file is in the table (under prefix) or ignorable. */
+/* 1 if name is a tensor of the table or ignorable, under prefix. */
+static int known_under(const char *name, const av_gpt2_tensor *tab, int n, const char *prefix) {
+    size_t pl = strlen(prefix);
+    int known = ignorable(name, prefix);
+    for (int j = 0; j < n && !known; j++) known = strncmp(name, prefix, pl) == 0 && strcmp(name + pl, tab[j].name) == 0;
+    return known;
+}
+
+/* Every tensor in the file is in the table (under prefix) or ignorable. A tensor of the table named the other
+ * way (with "transformer." in a file whose tensors have none, or the other way round) is named with one that
+ * has the prefix's way, as transformers reads a state dict's names all one way: it was called 'unexpected
+ * tensor "transformer.h.0.ln_1.weight" (not part of a GPT-2 with 2 layers ...)', which it is part of. */
 static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, const char *prefix, const char *file,
                              av_err *err) {
     for (int i = 0; i < s->st.n; i++) {
         const char *nm = s->st.tensors[i].name;
-        int known = ignorable(nm, prefix);
-        size_t pl = strlen(prefix);
-        for (int j = 0; j < n && !known; j++) known = strncmp(nm, prefix, pl) == 0 && strcmp(nm + pl, tab[j].name) == 0;
+        if (known_under(nm, tab, n, prefix)) continue;
+        const char *other = prefix[0] ? "" : "transformer.";
+        int k = -1; /* a tensor of the file named the prefix's way, to name beside nm */
+        for (int j = 0; j < s->st.n && k < 0; j++)
+            if (known_under(s->st.tensors[j].name, tab, n, prefix) && strcmp(s->st.tensors[j].name, "lm_head.weight"))
+                k = j;
+        if (k >= 0 && known_under(nm, tab, n, other) && strcmp(nm, "lm_head.weight")) {
+            char twin[AV_GPT2_NAME_MAX + 16]; /* nm named the prefix's way: the file holds both when it is there */
+            snprintf(twin, sizeof twin, "%s%s", prefix, nm + strlen(other));
+            int both = av_safetensors_find(&s->st, twin) != NULL;
+            return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has %s \"transformer.\" prefix, but \"%s\" has %s: "
+                           "a GPT-2 checkpoint names its tensors all one way, with the prefix (GPT2LMHeadModel's state "
+                           "dict) or without (GPT2Model's), as transformers reads them; %s%s%s", file, nm,
+                           prefix[0] ? "no" : "the", s->st.tensors[k].name, prefix[0] ? "it" : "none",
+                           both ? "the file holds it as \"" : "rename them one way", both ? twin : "",
+                           both ? "\" too: keep one of the two" : "");
+        }
         int L = n > 0 ? (n - 2) / 12 : 0;
-        if (!known)
-            return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of a GPT-2 with %d layer%s and %s positions)",
-                           file, nm, L, L == 1 ? "" : "s", tab[1].name[0] == 'w' ? "learned" : "no learned");
+        return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of a GPT-2 with %d layer%s and %s positions)",
+                       file, nm, L, L == 1 ? "" : "s", tab[1].name[0] == 'w' ? "learned" : "no learned");
     }
     return AV_OK;
 }
