@@ -1519,6 +1519,14 @@ static void test_bad_checkpoints(void **state) {
                                                           "with the prefix (GPT2LMHeadModel's state dict) or without "
                                                           "(GPT2Model's), as transformers reads them; rename them one "
                                                           "way\n"},
+        /* c_attn stored as nanoGPT's nn.Linear, (3·n_embd, n_embd) = (12, 4), under GPT-2's name: the transpose is
+         * said, and that the square c_proj must be transposed too. It said only "...implies Conv1D (in, out) =
+         * (4, 12)" */
+        {"c_attn as nn.Linear", 2, "/case51/model.safetensors: tensor \"h.0.attn.c_attn.weight\" has shape (12, 4); "
+                                   "config.json implies Conv1D (in, out) = (4, 12): it is the transpose, an nn.Linear "
+                                   "(out, in) weight (as nanoGPT's); transformers' GPT-2 stores c_attn, c_proj and "
+                                   "c_fc as Conv1D (in, out): transpose each of their weights (.t()) when converting, "
+                                   "attn.c_proj's too, whose square shape cannot tell\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1688,6 +1696,8 @@ static void test_bad_checkpoints(void **state) {
             poke_checkpoint(dir, "\"transformer.h.0.ln_1.weight\"", "\"h.0.ln_1.weight\"            ");
             break;
         }
+        case 51: poke_checkpoint(dir, "\"h.0.attn.c_attn.weight\":{\"dtype\":\"F32\",\"shape\":[4,12]",
+                                 "\"h.0.attn.c_attn.weight\":{\"dtype\":\"F32\",\"shape\":[12,4]"); break;
         case 47: { /* the weights of kMicro (n_positions 8), the config with n_ctx in its place */
             static const char ctx[] = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_ctx\": 8, \"vocab_size\": 8}";
             snprintf(path, sizeof path, "%s/config.json", dir);

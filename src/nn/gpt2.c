@@ -755,8 +755,17 @@ static av_status load_tensor(store *s, const av_gpt2_tensor *row, const char *pr
         char got[128], want[64], kind[96];
         av_st_shape_str(got, sizeof got, t->shape, t->ndim);
         av_st_shape_str(want, sizeof want, row->shape, row->ndim);
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s = %s", file, full, got,
-                       tensor_kind(kind, sizeof kind, row->name, c), want);
+        /* nanoGPT's c_attn, c_proj and c_fc are nn.Linear, (out, in), under GPT-2's names: said only "has shape
+         * (24, 8); config.json implies Conv1D (in, out) = (8, 24)", not that it is the transpose, nor that the
+         * square attn.c_proj, whose shape cannot tell, must be transposed too (a learner's pass) */
+        int linear = row->ndim == 2 && t->ndim == 2 && t->shape[0] == row->shape[1] && t->shape[1] == row->shape[0] &&
+                     strstr(row->name, ".c_");
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has shape %s; config.json implies %s = %s%s", file, full, got,
+                       tensor_kind(kind, sizeof kind, row->name, c), want,
+                       linear ? ": it is the transpose, an nn.Linear (out, in) weight (as nanoGPT's); transformers' "
+                                "GPT-2 stores c_attn, c_proj and c_fc as Conv1D (in, out): transpose each of their "
+                                "weights (.t()) when converting, attn.c_proj's too, whose square shape cannot tell"
+                              : "");
     }
     const float *f;
     float *owned;
