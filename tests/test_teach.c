@@ -1544,6 +1544,42 @@ static void test_terminal_heatmap_follows_cmap(void **state) {
     tu_free(&r);
 }
 
+/* The 256 colours of the legend's 11 steps (t = 0, 0.1, ..., 1), as "N N ..." from each "\033[48;5;Nm". */
+static void legend_256_codes(const char *out, char *codes, size_t cap) {
+    const char *p = strstr(out, "legend: 0 "), *end = p ? strstr(p, "\033[0m") : NULL;
+    size_t n = 0;
+    codes[0] = 0;
+    for (int c; p && end && (p = strstr(p, "\033[48;5;")) && p < end && n + 5 < cap; p++)
+        if (sscanf(p, "\033[48;5;%dm", &c) == 1) n += (size_t)snprintf(codes + n, cap - n, n ? " %d" : "%d", c);
+}
+
+/* Without truecolour --show picks each cell's colour among xterm's 256: the 6x6x6 cube alone has 6 greys, so
+ * --cmap gray's legend of 11 steps showed 6 levels (16 16 59 59 59 102 102 145 188 188 231), the steps 0.2,
+ * 0.3 and 0.4 one grey (a new user's pass). The nearer, by squared RGB distance, of the cube colour and the
+ * grey ramp's 232 + k (grey 8 + 10k), as tmux's colour_find_rgb chooses. Expected, by hand: gray at t is
+ * k = ⌊256·t⌋ (matplotlib's lookup; 255 at 1): 0 25 51 76 102 128 153 179 204 230 255. 0 and 255 are cube
+ * colours, 16 and 231; 25 is 3 from ramp grey 28 (234), 25 from the cube's 0; 51 → 48 (236) against 95;
+ * 76 → 78 (239) against 95; 102 → 98 (241) against 95 (7 away); 128 → 128 (244) against 135; 153 → 158
+ * (247) against 135; 179 → 178 (249) against 175; 204 → 208 (252) against 215; 230 → 228 (254) against
+ * 215. Viridis at 0, (68, 1, 84), stays the cube's 53, (95, 0, 95), 27² + 1² + 11² = 851 away, where the
+ * ramp's nearest grey, 48, is 20² + 47² + 36² = 3905 away. */
+static void test_terminal_heatmap_256_colours_use_the_grey_ramp(void **state) {
+    (void)state;
+    const char *env[] = {"COLORTERM=", "NO_COLOR=", NULL};
+    char codes[256];
+    tu_result r;
+    tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "always", "--cmap", "gray", "a b", NULL});
+    assert_int_equal(r.code, 0);
+    legend_256_codes(r.out, codes, sizeof codes);
+    assert_string_equal(codes, "16 234 236 239 241 244 247 249 252 254 231");
+    tu_free(&r);
+    tu_runv(&r, NULL, env, (const char *[]){"-q", "--no-plot", "--show", "--color", "always", "a b", NULL});
+    assert_int_equal(r.code, 0);
+    legend_256_codes(r.out, codes, sizeof codes);
+    assert_int_equal(strncmp(codes, "53 ", 3), 0);
+    tu_free(&r);
+}
+
 static void test_terminal_heatmap_fits_80_columns(void **state) {
     (void)state;
     char sent[16][256];
@@ -2383,6 +2419,7 @@ int main(void) {
         cmocka_unit_test(test_stdin_encoding_advice_runs_as_typed),
         cmocka_unit_test(test_explain_long_row_is_cut_to_the_keys_worth_reading),
         cmocka_unit_test(test_terminal_heatmap_follows_cmap),
+        cmocka_unit_test(test_terminal_heatmap_256_colours_use_the_grey_ramp),
         cmocka_unit_test_setup_teardown(test_show_says_what_prints_as_zero, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_explain_table_aligned_past_key_9999),
         cmocka_unit_test(test_explain_says_k_is_rotated_too),

@@ -1177,11 +1177,21 @@ void av_explain(FILE *f, const av_model *m, const av_tokens *toks, int h, int qi
 /* ----------------------------------------------------------------------------
  * terminal heat-map */
 
-/* xterm 256-colour index nearest to an sRGB colour (6x6x6 cube). */
+/* xterm 256-colour index nearest to an sRGB colour: the nearer, by squared RGB distance, of the 6x6x6 cube
+ * (16..231, levels 0, 95, 135, 175, 215, 255 per channel) and the 24-step grey ramp (232..255, 8, 18, ...,
+ * 238), as tmux's colour_find_rgb chooses. The cube alone holds 6 greys, so --cmap gray's legend of 11
+ * steps showed 6 levels, the steps 0.2, 0.3 and 0.4 one grey (a new user's pass). */
 static int xterm256(const unsigned char rgb[3]) {
-    int idx[3];
-    for (int i = 0; i < 3; i++) idx[i] = rgb[i] < 48 ? 0 : rgb[i] < 115 ? 1 : (rgb[i] - 35) / 40;
-    return 16 + 36 * idx[0] + 6 * idx[1] + idx[2];
+    static const int level[6] = {0, 95, 135, 175, 215, 255};
+    int idx[3], avg = (rgb[0] + rgb[1] + rgb[2]) / 3;
+    int g = avg > 238 ? 23 : avg < 3 ? 0 : (avg - 3) / 10, grey = 8 + 10 * g; /* the ramp's nearest to the mean */
+    long cube_d = 0, grey_d = 0;
+    for (int i = 0; i < 3; i++) {
+        idx[i] = rgb[i] < 48 ? 0 : rgb[i] < 115 ? 1 : (rgb[i] - 35) / 40;
+        cube_d += (long)(rgb[i] - level[idx[i]]) * (rgb[i] - level[idx[i]]);
+        grey_d += (long)(rgb[i] - grey) * (rgb[i] - grey);
+    }
+    return grey_d < cube_d ? 232 + g : 16 + 36 * idx[0] + 6 * idx[1] + idx[2];
 }
 
 static void set_bg(FILE *f, av_term_mode mode, av_cmap cmap, double t) {
