@@ -163,6 +163,24 @@ static void train_chapter_blocks_are_its_logs(void **state) {
     check_doc(*state, "docs/train.zh.md", 20);
 }
 
+/* The download commands the docs give a new user are typed as they are: huggingface_hub 1.0 (October 2025)
+ * removed the huggingface-cli command for hf, whose `hf download REPO_ID [FILENAMES]... --local-dir DIR` takes the
+ * same arguments (huggingface_hub's src/huggingface_hub/cli/download.py: "hf download gpt2 config.json"), and
+ * `pip install -U huggingface_hub` installs 1.x, so the README's and the chapters' huggingface-cli lines failed
+ * as pasted (a new user's pass). */
+static void download_commands_use_the_hf_command(void **state) {
+    (void)state;
+    const char *docs[] = {"README.md", "docs/reading-heads.md", "docs/reading-heads.zh.md"};
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        char *doc = tu_slurp_file(src_path(docs[i]), NULL);
+        assert_non_null(doc);
+        if (strstr(doc, "huggingface-cli download")) fail_msg("%s still says huggingface-cli download", docs[i]);
+        if (!strstr(doc, "\nhf download gpt2 config.json model.safetensors vocab.json merges.txt --local-dir gpt2\n"))
+            fail_msg("%s lost its hf download line for GPT-2", docs[i]);
+        free(doc);
+    }
+}
+
 /* A block whose output changed is found, and named: a copy of README.md with one line of a block changed. */
 static void a_stale_block_fails(void **state) {
     tu_fixture *f = *state;
@@ -195,6 +213,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(tutorial_blocks_are_what_attnviz_prints, setup, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(train_chapter_blocks_are_its_logs, setup, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(a_stale_block_fails, setup, tu_teardown_tmpdir),
+        cmocka_unit_test(download_commands_use_the_hf_command),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -912,7 +912,7 @@ static void test_lfs_pointers_are_named(void **state) {
         run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
         snprintf(want, sizeof want, "attnviz: error: %s: a Git LFS pointer file (134 bytes of text beginning "
                  "\"version \"), not the file's contents: the model was cloned without Git LFS; run git lfs install "
-                 "&& git lfs pull in its folder, or download the file itself (e.g. huggingface-cli download)\n", tu_sh_word(path));
+                 "&& git lfs pull in its folder, or download the file itself (e.g. hf download)\n", tu_sh_word(path));
         if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s as an LFS pointer: exit %d: %s", files[i], r.code, r.err);
         tu_free(&r);
     }
@@ -931,7 +931,7 @@ static void test_unfinished_download_is_named(void **state) {
     assert_int_equal(rename(path, to), 0);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, but holds "
              "model.safetensors.incomplete, the partial file of a download that did not finish; run the download "
-             "again to finish it (huggingface-cli download resumes where it stopped)\n", tu_sh_word(model));
+             "again to finish it (hf download resumes where it stopped)\n", tu_sh_word(model));
     expect_model_refused(model, want, 0, "model.safetensors.incomplete");
     static const char *const sub[] = {"/.cache", "/.cache/huggingface", "/.cache/huggingface/download"};
     for (int k = 0; k < 3; k++) {
@@ -2002,12 +2002,12 @@ static void test_missing_shard_names_the_index(void **state) {
     assert_int_equal(rename(path, to), 0);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model-00002-of-00002.safetensors, but holds "
              "model-00002-of-00002.safetensors.incomplete, the partial file of a download that did not finish; run the "
-             "download again to finish it (huggingface-cli download resumes where it stopped)\n", tu_sh_word(model));
+             "download again to finish it (hf download resumes where it stopped)\n", tu_sh_word(model));
     expect_model_refused(model, want, 0, "a partial shard");
     assert_int_equal(unlink(to), 0);
     snprintf(want, sizeof want, "attnviz: error: --model %s: model.safetensors.index.json names the shard "
              "model-00002-of-00002.safetensors, which is not in the folder (1 of its 2 shards is); the download may be "
-             "incomplete: fetch the missing shard (e.g. huggingface-cli download REPO_ID "
+             "incomplete: fetch the missing shard (e.g. hf download REPO_ID "
              "model-00002-of-00002.safetensors --local-dir FOLDER)\n", tu_sh_word(model));
     expect_model_refused(model, want, 0, "a missing shard");
 }

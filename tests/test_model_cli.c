@@ -1379,7 +1379,7 @@ static void test_bad_checkpoints(void **state) {
         {"no merges.txt", 2, "has no merges.txt; a GPT-2 model folder holds"},
         {"empty folder", 2, "has no config.json; a GPT-2 model folder holds"},
         {"no such folder", 2, "(or its index and shards) and tokenizer.json (attnviz never downloads: fetch one once, e.g. "
-                             "huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
+                             "hf download gpt2 config.json model.safetensors vocab.json merges.txt "
                              "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)"},
         {"a file, not a folder", 2, " is not a folder; a GPT-2 model folder holds"},
         /* a GPT-2 folder whose config.json says model_type "llama" or "qwen2": the key, its value, what the folder
@@ -1451,7 +1451,7 @@ static void test_bad_checkpoints(void **state) {
          * 2336927755350992246 is larger than the file (134 bytes); truncated or not a safetensors file" */
         {"Git LFS pointer", 2, "/model.safetensors: a Git LFS pointer file (134 bytes of text beginning \"version \"), "
                                "not the weights: the model was cloned without Git LFS; run git lfs install && git lfs "
-                               "pull in its folder, or download the file itself (e.g. huggingface-cli download)\n"},
+                               "pull in its folder, or download the file itself (e.g. hf download)\n"},
         /* a web page saved in its place: its first bytes are shown */
         {"HTML page", 2, "is larger than the file (38 bytes); truncated or not a safetensors file (the file begins "
                          "with the text \"<!DOCTYP\")\n"},
@@ -1461,7 +1461,7 @@ static void test_bad_checkpoints(void **state) {
         {"Git LFS pointer config.json", 2, "/config.json: a Git LFS pointer file (134 bytes of text beginning "
                                            "\"version \"), not the file's contents: the model was cloned without Git "
                                            "LFS; run git lfs install && git lfs pull in its folder, or download the "
-                                           "file itself (e.g. huggingface-cli download)\n"},
+                                           "file itself (e.g. hf download)\n"},
         {"Git LFS pointer vocab.json", 2, "/vocab.json: a Git LFS pointer file (134 bytes of text beginning \"version "
                                           "\"), not the file's contents: the model was cloned without Git LFS; run "
                                           "git lfs install && git lfs pull in its folder"},
@@ -1476,8 +1476,8 @@ static void test_bad_checkpoints(void **state) {
          * said "has no model.safetensors; a GPT-2 model folder holds ...", as of a folder never downloaded into */
         {"unfinished download .incomplete", 2, "/case43 has no model.safetensors, but holds "
                                                "model.safetensors.incomplete, the partial file of a download that did "
-                                               "not finish; run the download again to finish it (huggingface-cli "
-                                               "download resumes where it stopped)\n"},
+                                               "not finish; run the download again to finish it (hf download "
+                                               "resumes where it stopped)\n"},
         {"unfinished download .part", 2, "/case44 has no model.safetensors, but holds model.safetensors.part, the "
                                          "partial file of a download that did not finish;"},
         {"unfinished download in .cache", 2, "/case45 has no model.safetensors, but holds "

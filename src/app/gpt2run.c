@@ -229,7 +229,7 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         if (near[0]) /* a typo, most likely: the hint alone, so that the message fits av_err */
             return av_fail(err, AV_EUSAGE, "--model %s: no such folder%s", named, near);
         return av_fail(err, AV_EUSAGE, "--model %s: no such folder; %s (attnviz never downloads: fetch one once, "
-                       "e.g. huggingface-cli download gpt2 config.json model.safetensors vocab.json merges.txt "
+                       "e.g. hf download gpt2 config.json model.safetensors vocab.json merges.txt "
                        "--local-dir gpt2, or train a toy one: attnviz --train reverse -o DIR)", named, MODEL_FOLDER);
     }
     if (there && !S_ISDIR(sb.st_mode)) {

@@ -742,7 +742,7 @@ av_status av_unfinished_download(const char *dir, const char *name, av_err *err)
     char found[300];
     if (!partial_download(found, dir, name)) return AV_OK;
     return av_fail(err, AV_EUSAGE, "--model %s has no %s, but holds %s, the partial file of a download that did not "
-                   "finish; run the download again to finish it (huggingface-cli download resumes where it stopped)",
+                   "finish; run the download again to finish it (hf download resumes where it stopped)",
                    AV_SHOWN_WORD(dir, 1200), name, AV_SHOWN_WORD(found, 400));
 }
 
@@ -754,7 +754,7 @@ int av_lfs_pointer(const void *head, size_t have, size_t file_len) {
 av_status av_lfs_pointer_fail(const char *named, size_t len, const char *what, av_err *err) {
     return av_fail(err, AV_EUSAGE, "%s: a Git LFS pointer file (%zu bytes of text beginning \"version \"), not %s: the "
                    "model was cloned without Git LFS; run git lfs install && git lfs pull in its folder, or download the "
-                   "file itself (e.g. huggingface-cli download)", named, len, what);
+                   "file itself (e.g. hf download)", named, len, what);
 }
 
 av_status av_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len, av_err *err) {

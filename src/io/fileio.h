@@ -230,7 +230,7 @@ int av_lfs_pointer(const void *head, size_t have, size_t file_len);
  * what the file should hold ("the weights"): AV_EUSAGE "NAMED: a Git LFS
  * pointer file (134 bytes of text beginning \"version \"), not the weights:
  * the model was cloned without Git LFS; run git lfs install && git lfs pull in
- * its folder, or download the file itself (e.g. huggingface-cli download)". */
+ * its folder, or download the file itself (e.g. hf download)". */
 av_status av_lfs_pointer_fail(const char *named, size_t len, const char *what, av_err *err);
 
 /* For --model DIR without NAME: AV_EUSAGE when DIR holds the partial file of
@@ -239,7 +239,7 @@ av_status av_lfs_pointer_fail(const char *named, size_t len, const char *what, a
  * the download again to finish it (...)", else AV_OK. The partial files
  * looked for: DIR/NAME.incomplete (huggingface_hub's), DIR/NAME.part (browsers
  * and download tools), and any *.incomplete in DIR/.cache/huggingface/download/,
- * where huggingface-cli download --local-dir DIR keeps them
+ * where hf download --local-dir DIR keeps them
  * (huggingface_hub's _local_folder.py: "NAME.ETAG.incomplete" in 0.23, then
  * "HASH.ETAG.incomplete", which does not name the file), NAME's first. It
  * said "--model DIR has no model.safetensors; a GPT-2 model folder holds

@@ -604,7 +604,7 @@ static av_status open_shards(llama_store *s, const char *dir, av_err *err) {
         }
         st = av_fail(err, AV_EUSAGE, "--model %s: model.safetensors.index.json names the shard %s, which is not in the "
                      "folder (%d of its %d shard%s %s); the download may be incomplete: fetch the missing shard%s (e.g. "
-                     "huggingface-cli download REPO_ID %s --local-dir FOLDER)", AV_SHOWN_WORD(dir, 1200),
+                     "hf download REPO_ID %s --local-dir FOLDER)", AV_SHOWN_WORD(dir, 1200),
                      AV_SHOWN_WORD(files[i], 300), have, n, n == 1 ? "" : "s", have == 1 ? "is" : "are",
                      n - have == 1 ? "" : "s", AV_SHOWN_WORD(files[i], 300));
     }
