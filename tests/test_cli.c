@@ -4759,6 +4759,30 @@ static void test_a_last_word_does_not_go_on_alone(void **state) {
     free(out);
 }
 
+/* A word went on alone mid-text: at 50 columns step [8] of `attnviz --no-plot "I love deep learning"` printed
+ * "✓ every unmasked row sums to 1:", then "worst" alone, then "|Σ_j A[i,j] − 1| = 2.24e-08" and "over 4 rows",
+ * as a line that would end with "=" went back to its last plain space. Worked by hand from the pipe's line under
+ * column 19 of 50 (a room of 31): "✓ every unmasked row sums to 1:" is 1 + 1 + 5 + 1 + 8 + 1 + 3 + 1 + 4 + 1 + 2
+ * + 1 + 2 = 31 and fits; the rest, "worst |Σ_j A[i,j] − 1| = 2.24e-08 over 4 rows" (45), does not, nor does
+ * "worst |Σ_j A[i,j] − 1| = 2.24e-08" (33); "worst |Σ_j A[i,j] − 1|" (22) ends before its "=", and "= 2.24e-08
+ * over 4 rows" (22) goes on whole. From 40 to 60 columns "worst" is never alone on a line. */
+static void test_a_word_does_not_stand_alone_before_an_equals(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    for (int cols = 40; cols <= 60; cols++) {
+        int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (strstr(out, "\n                   worst\n")) fail_msg("\"worst\" alone at %d columns:\n%s", cols, out);
+        if (cols == 50 && !strstr(out, "\n                   ✓ every unmasked row sums to 1:\n"
+                                       "                   worst |Σ_j A[i,j] − 1|\n"
+                                       "                   = 2.24e-08 over 4 rows\n"))
+            fail_msg("step [8] at 50 columns:\n%s", out);
+    }
+    free(out);
+}
+
 /* Text that breaks its own lines left a stub when the terminal broke them again: at 50 columns `attnviz --no-plot
  * -q --compare scale "I love deep learning"` (and --compare positions) printed its note as "  (over the 4 real
  * query rows of every head; a", "  higher max weight and lower entropy", "  mean sharper," and then "  more one-hot
@@ -6290,6 +6314,7 @@ int main(void) {
         cmocka_unit_test(test_a_noun_keeps_its_number),
         cmocka_unit_test(test_show_title_keeps_its_remark_whole),
         cmocka_unit_test(test_a_last_word_does_not_go_on_alone),
+        cmocka_unit_test(test_a_word_does_not_stand_alone_before_an_equals),
         cmocka_unit_test(test_a_written_line_goes_on_with_its_sentence),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),

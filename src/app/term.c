@@ -507,6 +507,19 @@ static int chain_fits(const char *line, size_t at, size_t i, size_t chain, size_
     return indent + op + line_width(line + i, end - i) <= width;
 }
 
+/* Whether the text of the line line[at..cut), after col columns, is one word: no space in it after its indent
+ * (indent columns, a step's label before it). The trace breaks so that such a line is rare mid-text: "worst"
+ * alone, or "columns" between "head h takes" and "h·16 … h·16+15" */
+static int one_word(const char *line, size_t at, size_t cut, int col, int indent) {
+    while (cut > at && line[cut - 1] == ' ') cut--;
+    size_t w = cut; /* the last word */
+    while (w > at && line[w - 1] != ' ') w--;
+    if (w == cut) return 0;
+    size_t s = w; /* the end of the text before it */
+    while (s > at && line[s - 1] == ' ') s--;
+    return col + line_width(line + at, s - at) <= indent;
+}
+
 /* Where line[at..n) breaks so that its first piece, after col columns, takes at most width: the last gap of 3+
  * spaces outside brackets and |…| (between the sizes "T = 4   d_model = 512", a formula and its shape), else
  * the last space outside brackets and |…| and not beside an operator (a formula and a shape stay whole:
@@ -642,8 +655,17 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         while (w > at && line[w - 1] != ' ') w--;
         int opw = w > at && operator_word(line + w) && strncmp(line + w, "→ ", 4) != 0 &&
                   strncmp(line + w, "← ", 4) != 0 && strncmp(line + w, "… ", 4) != 0 && depth_at(line, at, w) == 0;
-        if (opw && best[1] && best[1] < w && col + line_width(line + at, best[1] - at) > indent) cut = best[1];
-        else if (opw && line[w] != '=' && before_op && before_op < w &&
+        size_t s = w; /* the space before the operator */
+        while (s > at && line[s - 1] == ' ') s--;
+        if (opw && best[1] && best[1] < w && col + line_width(line + at, best[1] - at) > indent) {
+            cut = best[1];
+            /* but not one word alone when the line can end before its "=" and the rest of the piece from the "="
+             * goes on whole: at 50 columns step [8]'s "✓ every unmasked row sums to 1:" then "worst" alone, then
+             * "|Σ_j A[i,j] − 1| = 2.24e-08", where "worst |Σ_j A[i,j] − 1|" and "= 2.24e-08 over 4 rows" fit */
+            if (line[w] == '=' && one_word(line, at, cut, col, indent) && s > best[1] &&
+                indent + line_width(line + w, piece_end(line, w, n) - w) <= width)
+                cut = s;
+        } else if (opw && line[w] != '=' && before_op && before_op < w &&
                  col + line_width(line + at, before_op - at) > indent) {
             /* the operator and its next word, a bracketed group in it whole ("× [ 0.4326 … 2.8909]") */
             size_t from = before_op + strspn(line + before_op, " "), to = cut + strspn(line + cut, " ");
@@ -655,8 +677,6 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         } else if (strncmp(line + w, "→ ", 4) == 0 && w > at) {
             /* an arrow goes on with its operand, in brackets too: at 46 columns "(pre-tokenize, bytes →" then
              * "symbols, …" and, at 44, the --model trace's "→" alone then "(4, 10, 16) → (10, 64)" */
-            size_t s = w; /* the space before the arrow */
-            while (s > at && line[s - 1] == ' ') s--;
             if (s > at && col + line_width(line + at, s - at) > indent) cut = s;
         }
     }

@@ -56,7 +56,8 @@ void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
  * "var(Q) = 1.608" stay whole; so does a chain of shapes "(4, 512) + (4, 512) → (4, 512)" that fits at the
  * continuation indent; a sum keeps its term, "Σ_d q[d]·k[d]"). A line ends with an operator outside brackets,
  * "→" and "…" aside, only when no earlier space takes it: at the last plain space that leaves text past the
- * indent ("measured" then "var(Q) = 1.608,", not "measured var(Q) =" then "1.608,"), else before an operator
+ * indent ("measured" then "var(Q) = 1.608,", not "measured var(Q) =" then "1.608,"; but not a word alone when the line can
+ * end before that "=" and the rest from it goes on whole: "worst |Σ_j A[i,j] − 1|" then "= 2.24e-08 over 4 rows"), else before an operator
  * other than "=" that goes on with its next word ("exp(-0.857559562)" then "/ 2.07762304"). What fits whole at the continuation indent goes there whole: a bracketed group with its
  * word ("[ 0.3613 … -0.6109]", "exp(S − max)"), the piece after a gap of 3+ spaces ("row sum Σ_j exp(S − max) =
  * 2.07762304"), and the rest of a chain of "=" from its next "=" ("= Q·Kᵀ × 0.0441942"; so a value that would end
