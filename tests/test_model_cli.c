@@ -3873,6 +3873,29 @@ static void test_model_trace_keeps_a_formulas_bracket_whole(void **state) {
     free(out);
 }
 
+/* A step's text was one word on its label's line: at 40 columns `attnviz --model DIR "3 1 4 1 5 >"` (DIR a toy
+ * folder of --train's default d_model 64) printed "   [1] tokenize      UTF-8" and then "text → 6 token ids" under
+ * column 21. Worked by hand from the pipe's line: the room under column 21 of 40 is 19; "UTF-8 text → 6 token" is
+ * 5 + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 5 = 20 and a count keeps its noun ("6 token"), so the last plain space that fits
+ * was after "UTF-8"; the line now ends before the arrow, "UTF-8 text" (10), and "→ 6 token ids" (13) goes on. */
+static void test_model_trace_keeps_no_word_alone_at_40_columns(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy64"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *argv[] = {tu_bin(), "--model", dir, "--no-plot", "--color", "never", "3 1 4 1 5 >", NULL};
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_run_pty(argv, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (!strstr(out, "\n   [1] tokenize      UTF-8 text\n                     → 6 token ids\n"))
+        fail_msg("step [1] at 40 columns:\n%s", out);
+    free(out);
+}
+
 /* --model --compare scale's table was unreadable at a narrow terminal: at 40 columns `attnviz --no-plot -q --model
  * DIR --compare scale "3 1 4 1 5 >"` printed "  setting            mean max weight", then "mean entropy (nats)"
  * and "max |ΔA| vs first" alone under column 21, and each row broken, "  scaled ÷√d_k (own)          0.4099"
@@ -3978,6 +4001,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trace_moves_a_formula_left_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_colour_breaks_lines_as_no_colour_does, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_keeps_a_formulas_bracket_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_trace_keeps_no_word_alone_at_40_columns, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_table_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -534,6 +534,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
     if (col + line_width(line + at, n - at) <= width) return n;
     size_t best[5] = {0, 0, 0, 0, 0}; /* a gap, a space, one before " = ", one outside brackets, any */
     size_t arrow = 0; /* the last space before a "→" outside brackets that fits */
+    size_t any_arrow = 0; /* the same whatever follows the arrow (arrow is only one whose operand fits) */
     size_t before_op = 0; /* the last space outside brackets before an operator after a word that is none */
     int depth = 0, bars = 0, eqs = 0; /* eqs: the "=" passed in this clause */
     size_t shape_end = 0; /* past the ')' of the shape the scan is in, else 0 */
@@ -595,7 +596,7 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         if (keep && !depth && !bars && line[next] == '=' && line[next + 1] == ' ' &&
             (eqs || !memchr(line + next + 2, ' ', piece_end(line, next + 2, n) - (next + 2))))
             best[2] = i;
-        if (keep && !depth && !bars && !over && strncmp(line + next, "→ ", 4) == 0) arrow = i;
+        if (keep && !depth && !bars && !over && strncmp(line + next, "→ ", 4) == 0) arrow = any_arrow = i;
         if (i - prev == 1 && line[prev] == '=') eqs++; /* past "a = b": an "=" from here goes on a chain */
         else if (!depth && (line[i - 1] == ',' || line[i - 1] == ':' || next - i >= 3)) eqs = 0;
         if (!depth && !bars) best[3] = i;
@@ -680,6 +681,9 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
             if (s > at && col + line_width(line + at, s - at) > indent) cut = s;
         }
     }
+    /* a line whose text would be one word goes on to the space before a later arrow that fits, the arrow starting
+     * the next line: at 40 columns the --model trace's "   [1] tokenize      UTF-8" then "text → 6 token ids" */
+    if (cut < n && any_arrow > cut && one_word(line, at, cut, col, indent)) cut = any_arrow;
     return cut;
 }
 

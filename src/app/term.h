@@ -63,8 +63,10 @@ void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
  * 2.07762304"), and the rest of a chain of "=" from its next "=" ("= Q·Kᵀ × 0.0441942"; so a value that would end
  * the line alone: "= 2.07762304"); so does the rest from a "→" outside brackets, before a plain space after it
  * ("--explain: head 0, query 1 "love"" then "→ key 2 "deep"", not "→ key" then "2 "deep""; "(4, 512) → (4, 1,
- * 512)" then "→ (1, 4, 512)"), when it fits to its next "→" and with a chain of shapes after it. A line whose
- * indent is past a third of width (and 22 columns) and whose text fits is moved left whole; one whose text does
+ * 512)" then "→ (1, 4, 512)"), when it fits to its next "→" and with a chain of shapes after it;
+ * and from any later "→" that fits on the line when the line's text would else be one word ("   [1] tokenize
+ * UTF-8 text" then "→ 6 token ids", not "UTF-8" alone). A line whose indent is past a third of width (and 22
+ * columns) and whose text fits is moved left whole; one whose text does
  * not fit goes on at the indent of the line before it, broken there (--explain's "= [ 0.0883 … 0.5902]" under
  * column 40 at a 40-column terminal). A further line's piece too wide for the room at its indent (a word, or a
  * formula with no break outside its brackets) that fits in width - 2 is moved left to end at the last column:
