@@ -3877,7 +3877,10 @@ static void test_model_trace_keeps_a_formulas_bracket_whole(void **state) {
  * folder of --train's default d_model 64) printed "   [1] tokenize      UTF-8" and then "text → 6 token ids" under
  * column 21. Worked by hand from the pipe's line: the room under column 21 of 40 is 19; "UTF-8 text → 6 token" is
  * 5 + 1 + 4 + 1 + 1 + 1 + 1 + 1 + 5 = 20 and a count keeps its noun ("6 token"), so the last plain space that fits
- * was after "UTF-8"; the line now ends before the arrow, "UTF-8 text" (10), and "→ 6 token ids" (13) goes on. */
+ * was after "UTF-8"; the line now ends before the arrow, "UTF-8 text" (10), and "→ 6 token ids" (13) goes on.
+ * Step [1.3] left a word alone between two lines of text, "head h takes", "columns", "h·16 … h·16+15": "head h
+ * takes columns" is 4 + 1 + 1 + 1 + 5 + 1 + 7 = 20 > 19, and "columns h·16 … h·16+15" (22) does not fit either,
+ * whose last word would be a widow; "head h" (6), "takes columns" (13) and "h·16 … h·16+15" (14) each fit. */
 static void test_model_trace_keeps_no_word_alone_at_40_columns(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
@@ -3893,6 +3896,9 @@ static void test_model_trace_keeps_no_word_alone_at_40_columns(void **state) {
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     if (!strstr(out, "\n   [1] tokenize      UTF-8 text\n                     → 6 token ids\n"))
         fail_msg("step [1] at 40 columns:\n%s", out);
+    if (!strstr(out, "\n                     head h\n                     takes columns\n"
+                     "                     h·16 … h·16+15\n"))
+        fail_msg("step [1.3] at 40 columns:\n%s", out);
     free(out);
 }
 

@@ -905,6 +905,27 @@ static char *joined_lines(const char *line, size_t *n, const char **end, int ind
     return out;
 }
 
+/* Where the line plain[a..m) breaks, after col columns (break_at), unless that leaves a widow: the rest is one
+ * word, which a typesetter does not leave alone on the last line when the line before can give it a companion
+ * ("every sum in" then "double" at 56 columns, "... blind to word" then "order" at 60): then the line breaks
+ * where break_at would in a room one column shorter than its piece, when the rest from there fits at the indent
+ * and the line keeps text past it */
+static size_t line_cut(const char *plain, size_t a, size_t m, int col, int width, int indent) {
+    size_t cut = break_at(plain, a, m, col, width, indent);
+    if (cut < m && cut > a) {
+        size_t r = cut + strspn(plain + cut, " ");
+        int lw = line_width(plain + a, cut - a);
+        if (r < m && !memchr(plain + r, ' ', m - r) && lw > 1) {
+            size_t c2 = break_at(plain, a, m, col, col + lw - 1, indent), r2 = c2;
+            while (r2 < m && plain[r2] == ' ') r2++;
+            if (c2 > a && c2 < cut && col + line_width(plain + a, c2 - a) > indent &&
+                indent + line_width(plain + r2, m - r2) <= width)
+                cut = c2;
+        }
+    }
+    return cut;
+}
+
 void av_put_lines_wrapped(FILE *f, const char *text, int width) {
     int above = 2; /* the indent of the line before (of a table's, 2) */
     for (const char *line = text; *line;) {
@@ -975,20 +996,21 @@ void av_put_lines_wrapped(FILE *f, const char *text, int width) {
         if (pos) plain[m] = 0, pos[m] = n;
         /* at is 0 or the line's leading spaces, which hold no escape: the same byte in plain */
         for (size_t a = at, from = at; pos && a < m; ) { /* from: the byte of line the next piece starts at */
-            size_t cut = break_at(plain, a, m, col, width, indent);
+            size_t cut = line_cut(plain, a, m, col, width, indent);
             if (cut < m && cut > a) {
-                /* a widow: the rest is one word, which a typesetter does not leave alone on the last line when
-                 * the line before can give it a companion ("every sum in" then "double" at 56 columns, "... blind
-                 * to word" then "order" at 60): the line breaks where break_at would in a room one column
-                 * shorter than its piece, when the rest from there fits at the indent and the line keeps text
-                 * past it */
-                size_t r = cut + strspn(plain + cut, " ");
+                /* an orphan: the next line would be one word between two of text ("head h takes", "columns",
+                 * "h·16 … h·16+15" at 40 columns, the widow's break of the next line leaving it): the line
+                 * gives it its last word, breaking where break_at would in a room one column shorter, when it
+                 * is then no word alone itself and the next line ends where it did, so that the lines after it
+                 * stay as they were ("(pre-tokenize," starting a line is a remark's start, no orphan) */
+                size_t r = cut + strspn(plain + cut, " "), c3 = line_cut(plain, r, m, indent, width, indent);
                 int lw = line_width(plain + a, cut - a);
-                if (r < m && !memchr(plain + r, ' ', m - r) && lw > 1) {
+                if (c3 < m && one_word(plain, r, c3, indent, indent) && !strchr("([", plain[r]) && lw > 1) {
                     size_t c2 = break_at(plain, a, m, col, col + lw - 1, indent), r2 = c2;
                     while (r2 < m && plain[r2] == ' ') r2++;
-                    if (c2 > a && c2 < cut && col + line_width(plain + a, c2 - a) > indent &&
-                        indent + line_width(plain + r2, m - r2) <= width)
+                    if (c2 > a && c2 < cut && !one_word(plain, a, c2, col, indent) &&
+                        col + line_width(plain + a, c2 - a) > indent &&
+                        line_cut(plain, r2, m, indent, width, indent) == c3)
                         cut = c2;
                 }
             }

@@ -75,7 +75,10 @@ void av_term_wrapped(FILE *f, const char *text, int col, int width, int indent);
  * wider than width, a run of them is narrowed together by dropping columns that are a space in every row, of
  * their shared indent first and then of the gaps between cells (each keeps 2), so the cells stay aligned (--explain's S/A table, 75 columns, is
  * 60 at a 60-column terminal). A matrix's row ('[' then ' ', '-' or '[') and, with width ≤ 0, every line are
- * written as they are. Colour escapes move no break: a line breaks where it does without them, each escape
+ * written as they are. A word that would stand alone on a line between two of text (an orphan: "head h takes",
+ * "columns", "h·16 … h·16+15" at 40 columns) takes the last word of the line before when that line is then no
+ * word alone and the next one ends where it did ("head h", "takes columns"). Colour escapes move no break: a line
+ * breaks where it does without them, each escape
  * written with the piece it is in, one among the spaces a break takes at the start of the next line's text
  * (after its indent) and one after the line's last text at its end. No errors (f's own; out of memory, a line
  * that needs breaking is written as it is). */
