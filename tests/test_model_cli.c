@@ -3902,6 +3902,52 @@ static void test_model_trace_keeps_no_word_alone_at_40_columns(void **state) {
     free(out);
 }
 
+/* --generate's lines ran past a narrow terminal whole: at 40 columns `attnviz --no-plot -q --model DIR --generate
+ * 8 "3 1 4 1 5 >"` printed "  generate    greedy, 8 tokens after the input: [␣0] [␣0] ..." (80 columns) and
+ * "              ids: 256 256 ..." (50), which the terminal wrapped to column 0. Worked by hand from the pipe's
+ * line: "greedy, 8 tokens after the" is 26 columns and ends at 14 + 26 = 40, " input:" would take it to 47, so
+ * "input:" and the token labels go on under column 14 (the labels' widths depend on the model, each line at most
+ * 40 columns); the words are the pipe's, and the quoted text stays whole on its line (its spaces are the text's:
+ * a break would take them). */
+static void test_generate_fits_a_narrow_terminal(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy64"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--model", dir, "--generate", "8",
+                          "3 1 4 1 5 >", NULL};
+    tu_result piped;
+    tu_runv(&piped, NULL, NULL, argv + 1);
+    if (piped.code != 0) fail_msg("exit %d: %s", piped.code, piped.err);
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_run_pty(argv, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    static const char first[] = "  generate    greedy, 8 tokens after the\n              input: [";
+    if (strncmp(out, first, strlen(first)) != 0)
+        fail_msg("the first lines at 40 columns:\n%s", out);
+    const char *text = strstr(piped.out, "\n              text: ");
+    size_t tn = text ? strcspn(text + 1, "\n") : 0;
+    if (!text || !strstr(out, "\n              ids: ")) fail_msg("no ids or text line:\n%s", out);
+    char line[4096];
+    snprintf(line, sizeof line, "%.*s", (int)tn + 2, text);
+    if (!strstr(out, line)) fail_msg("the text line is not the pipe's, whole:\n%s\n---\n%s", out, piped.out);
+    for (const char *l = out; *l;) {
+        size_t n = strcspn(l, "\n");
+        if (lead_bytes(l, n) > 40 && strncmp(l, "              text: ", 20) != 0 && strncmp(l, "attnviz: ", 9) != 0)
+            fail_msg("a line of %d columns at 40:\n%.*s\nin:\n%s", lead_bytes(l, n), (int)n, l, out);
+        l += n + (l[n] == '\n');
+    }
+    char *note = strstr(out, "attnviz: "); /* stderr's notes after it, which the pipe's stdout has not */
+    if (note) *note = 0;
+    if (!tu_same_words(out, piped.out)) fail_msg("the terminal's words are not the pipe's:\n%s\n---\n%s", out, piped.out);
+    free(out);
+    tu_free(&piped);
+}
+
 /* --model --compare scale's table was unreadable at a narrow terminal: at 40 columns `attnviz --no-plot -q --model
  * DIR --compare scale "3 1 4 1 5 >"` printed "  setting            mean max weight", then "mean entropy (nats)"
  * and "max |ΔA| vs first" alone under column 21, and each row broken, "  scaled ÷√d_k (own)          0.4099"
@@ -4009,6 +4055,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trace_keeps_a_formulas_bracket_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_keeps_no_word_alone_at_40_columns, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_generate_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_table_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_tied_checkpoint_without_wte, tu_setup_tmpdir, tu_teardown_tmpdir),

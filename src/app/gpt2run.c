@@ -1136,13 +1136,22 @@ typedef struct {
     FILE *f, *ms;   /* ms NULL: no copy, everything is printed on f */
     char *buf;      /* ms's text so far (open_memstream) */
     size_t len, done; /* its length, and how much of it f has */
+    FILE *to;       /* where f's text goes: f itself, or at a terminal through tw */
+    av_term_wrap tw; /* at a terminal, f is tw's memory stream, written broken at its width (app/term.h) */
 } gen_out;
 
-static void pass_on(gen_out *g) {
-    if (!g->ms || fflush(g->ms)) return;
-    if (g->len > g->done) fwrite(g->buf + g->done, 1, g->len - g->done, g->f);
-    g->done = g->len;
+/* pass_on, what follows broken at a terminal's width (wrap) or written as it is (the quoted text, whose spaces a
+ * break would take) */
+static void pass_on_as(gen_out *g, int wrap) {
+    if (g->ms && !fflush(g->ms)) {
+        if (g->len > g->done) fwrite(g->buf + g->done, 1, g->len - g->done, g->f);
+        g->done = g->len;
+    }
+    av_term_wrap_end(&g->tw); /* what the terminal is to show before a message on stderr: written now */
+    g->f = wrap ? av_term_wrap_begin(&g->tw, g->to) : g->to;
 }
+
+static void pass_on(gen_out *g) { pass_on_as(g, 1); }
 
 /* Why steps - n_known of the generated ids[0..steps) have no token, after the continuation: a vocab_size padded
  * past the tokenizer (the model may pick a row no token has), or an id inside the tokenizer's that is no token's:
@@ -1229,11 +1238,17 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
         }
         fprintf(f, "\n              ids:");
         for (int k = 0; k < steps; k++) fprintf(f, " %d", (int)ids[T + k]);
-        fprintf(f, "\n              text: ");
+        fputc('\n', f);
+        pass_on_as(g, 0); /* the tokens and ids at the terminal's width, the text as it is */
+        f = g->ms ? g->ms : g->f;
+        fprintf(f, "              text: ");
         av_print_quoted(f, text ? text : "", len);
         fputc('\n', f);
+        pass_on(g);
+        f = g->ms ? g->ms : g->f;
         if (n_known < steps) unknown_ids_note(f, r, ids + T, steps, n_known);
         pass_on(g); /* the continuation, then its notes */
+        f = g->ms ? g->ms : g->f;
         note_generated_past_task(r, ids, steps);
         if (steps < asked) { /* it ran on past <|endoftext|>, where Hugging Face's generate stops (a learner's pass) */
             int32_t last = ids[T + steps - 1];
@@ -1257,11 +1272,14 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
 }
 
 av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress, char **copy, av_err *err) {
-    gen_out g = {f, NULL, NULL, 0, 0};
+    gen_out g = {f, NULL, NULL, 0, 0, f, {0}};
     if (copy) *copy = NULL;
     if (copy && !(g.ms = open_memstream(&g.buf, &g.len))) return av_fail(err, AV_ERUNTIME, "out of memory");
+    g.f = av_term_wrap_begin(&g.tw, f); /* at a terminal's width: "  generate    greedy, 8 tokens after the
+                                          * input: [␣0] ..." ran 80 columns past a 40-column one */
     av_status st = generate_to(&g, r, n, progress, err);
     pass_on(&g);
+    av_term_wrap_end(&g.tw);
     if (g.ms && fclose(g.ms) == 0 && !st) *copy = g.buf; /* the page's trace ends with it */
     else free(g.buf);
     return st;

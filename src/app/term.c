@@ -304,7 +304,8 @@ static int line_width(const char *line, size_t n) {
 
 /* Where a broken line's text goes on: the column after the label of "  weights    text" and "  convention row"
  * (13), " [4] project       text" and "[10] concat        text" (19) or, in the --model trace,
- * "   [1] tokenize      text" and "[1.10] ln_2          text" (21), else the line's own indent, and 2 under a
+ * "   [1] tokenize      text" and "[1.10] ln_2          text" (21), --generate's "  generate    text" (14), else
+ * the line's own indent, and 2 under a
  * title or header at column 0 (a hanging indent: "--compare order: swap token 0 "I" and token 2" then
  * "  "you" (same embeddings and weights)", where the rest at column 0 read as a line of its own). Colour
  * escapes take no column. */
@@ -321,7 +322,7 @@ static int continuation_indent(const char *text, size_t len) {
         for (i++; i < n && line[i] != ' '; i++) {}
     i += strspn(line + i, " ");
     int col = line_width(line, i);
-    return col == 13 || col == 19 || col == 21 ? col : lead ? (int)lead : 2;
+    return col == 13 || col == 14 || col == 19 || col == 21 ? col : lead ? (int)lead : 2;
 }
 
 /* Whether the word at p (up to a space or the end) is an operator a formula keeps beside its operands; a
