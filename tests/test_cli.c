@@ -700,6 +700,32 @@ static void test_cut_value_in_warning_says_so(void **state) {
     tu_free(&r);
 }
 
+/* --train's "takes no input text" quoted the sentence and the -f file with "%.100s": 40 深 (120 bytes) were cut
+ * after 33 and a third of one (U+FFFD), with no "...", and `-f "a b.txt"` was pasted back as two words. Now each
+ * is one shell word in 120 bytes: the prose's 'word' (av_quoted_word) keeps 117 - 2 quotes = 115 bytes, so 38 深
+ * (114 bytes), then '...; the command's bare word (av_shell_word, 深 needs no quotes) the same 38 in 117 - 1 (NUL),
+ * then "..."; a newline is <U+000A> in the prose and $'\n' in the command, as GNU ls --quoting-style=shell-escape. */
+static void test_train_text_refusal_quotes_whole_words(void **state) {
+    (void)state;
+    char deep[130] = "", want[400];
+    for (int i = 0; i < 40; i++) strcat(deep, "深");
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", deep, NULL);
+    snprintf(want, sizeof want, "the sentence '%.114s'... is given; it trains on its task's generated data; try the "
+             "trained model with: attnviz --model attnviz-out %.114s...\n", deep, deep);
+    if (r.code != 2 || !strstr(r.err, want) || strstr(r.err, "\xef\xbf\xbd")) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "-f", "a b.txt", NULL);
+    if (r.code != 2 || !strstr(r.err, "-f/--file 'a b.txt' is given;") || !strstr(r.err, "attnviz-out -f 'a b.txt'\n"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--train", "reverse", "a\nb", NULL);
+    if (r.code != 2 || !strstr(r.err, "the sentence 'a<U+000A>b' is given;") ||
+        !strstr(r.err, "attnviz --model attnviz-out 'a'$'\\n''b'\n"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 static void test_trace_shows_every_stage(void **state) {
     (void)state;
     char *dir = make_tmpdir();
@@ -6256,6 +6282,7 @@ int main(void) {
         cmocka_unit_test(test_help_and_version_exit_0),
         cmocka_unit_test(test_help_and_version_before_a_bad_option),
         cmocka_unit_test(test_choice_value_called_the_text_only_without_text),
+        cmocka_unit_test(test_train_text_refusal_quotes_whole_words),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),
         cmocka_unit_test(test_help_names_a_man_page_that_exists),

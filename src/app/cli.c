@@ -2747,10 +2747,14 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
         char dir[1200]; /* the folder it trains, to paste */
         trained_folder_word(dir, sizeof dir, o);
+        /* the file and the sentence as one shell word each, cut at a whole character with "..." after it
+         * (marked_shell_word): "%.100s" cut `--train reverse` and a sentence of 40 深 inside the 34th, shown as
+         * U+FFFD, with no sign of the cut, and pasted `-f a b.txt` back as two words (a tester's pass) */
+        char file[120];
         if (o->file)
-            return av_fail(err, AV_EUSAGE, "--train takes no input text, but -f/--file %.100s is given; it trains on "
-                           "its task's generated data; try the trained model with: attnviz --model %s -f %.100s",
-                           o->file, dir, o->file);
+            return av_fail(err, AV_EUSAGE, "--train takes no input text, but -f/--file %s is given; it trains on "
+                           "its task's generated data; try the trained model with: attnviz --model %s -f %s",
+                           marked_shell_word(file, sizeof file, o->file), dir, file);
         if (optind < argc) {
             /* the words joined as the sentence would be (`--train reverse 3 1 4 ">"` named only '3'), and the
              * suggestion is that sentence: it said "3 1 4 1 5 >" whatever the task, so `--train induction -o DIR
@@ -2758,9 +2762,15 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
             if ((st = join_sentence(o, optind, argc, argv, err))) return st;
             const char *s = o->sentence;
             char q = strpbrk(s, "\"\\$`!") && !strchr(s, '\'') ? '\'' : '"'; /* the shell keeps it as typed */
-            return av_fail(err, AV_EUSAGE, "--train takes no input text, but the sentence '%.100s' is given; it trains "
-                           "on its task's generated data; try the trained model with: attnviz --model %s %c%.100s%c",
-                           s, dir, q, s, q);
+            /* in q, as typed, when that is whole and the shell keeps it: no ' beside "\$`!, nor a control
+             * character, which av_shell_word writes $'\n' (quoted as it writes it otherwise) */
+            char word[120], quoted[120];
+            marked_shell_word(word, sizeof word, s);
+            if (strlen(s) < sizeof word - 2 && !(q == '"' && strpbrk(s, "\"\\$`!")) && !strstr(word, "$'"))
+                snprintf(word, sizeof word, "%c%s%c", q, s, q);
+            return av_fail(err, AV_EUSAGE, "--train takes no input text, but the sentence %s is given; it trains "
+                           "on its task's generated data; try the trained model with: attnviz --model %s %s",
+                           av_quoted_word(quoted, sizeof quoted, s), dir, word);
         }
         return AV_OK;
     }
