@@ -726,6 +726,47 @@ static void test_train_text_refusal_quotes_whole_words(void **state) {
     tu_free(&r);
 }
 
+/* Messages that wrap another message (npy's, the config check's) or quote --weights' folder cut it with printf
+ * precision: a mask in a folder of 250 x's named 30 深 + ".npy" (not a .npy file) gave "--attn-mask: " and the
+ * path cut at 300 bytes inside the 16th 深 (U+FFFD), and npy's reason, "not a .npy file (bad magic; ...)", was
+ * gone; a d_model 6 --weights folder named 200 x's + "深深6" with -H 3 said "--weights xxx...x (200, no mark):
+ * W_Q.npy is for d_model 6". The inner message is now whole (av_fail cuts a message over 2 KB in the middle), and
+ * the folder is av_shown_word's in 201 bytes, as --weights names it elsewhere: 201 - 3 = 198 bytes, NUL included,
+ * so 197 x's, then "...". */
+static void test_wrapped_message_and_weights_folder_whole(void **state) {
+    tu_fixture *f = *state;
+    char dir[260] = "", mask[400], wdir[260] = "", want[700];
+    for (int i = 0; i < 250; i++) strcat(dir, "x");
+    tu_run_opts ro = {f->dir, -1, 0, NULL, 0};
+    snprintf(mask, sizeof mask, "%s/%s", f->dir, dir);
+    assert_int_equal(mkdir(mask, 0755), 0);
+    snprintf(mask, sizeof mask, "%s/", dir);
+    for (int i = 0; i < 30; i++) strcat(mask, "深");
+    strcat(mask, ".npy");
+    char full[700];
+    snprintf(full, sizeof full, "%s/%s", f->dir, mask);
+    FILE *fp = fopen(full, "w");
+    assert_non_null(fp);
+    fputs("hello world not npy", fp);
+    fclose(fp);
+    tu_result r;
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--no-plot", "-q", "--attn-mask", mask, "I love", NULL});
+    snprintf(want, sizeof want, "attnviz: error: --attn-mask: %s: not a .npy file (bad magic; expected \\x93NUMPY at "
+             "the start); the mask must be a bool (2, 2) array, True = masked", mask);
+    if (r.code != 2 || !strstr(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    for (int i = 0; i < 200; i++) strcat(wdir, "x");
+    strcat(wdir, "深深6");
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--no-plot", "-q", "-d", "6", "--dump", wdir, "I love", NULL});
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    tu_run_ex(&r, &ro, NULL, 0, (const char *[]){"--no-plot", "-q", "-H", "3", "--weights", wdir, "I love", NULL});
+    snprintf(want, sizeof want, "attnviz: error: --weights %.197s...: W_Q.npy is for d_model 6, not the default 512: "
+             "add --d-model 6\n", wdir);
+    if (r.code != 2 || strcmp(r.err, want)) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 static void test_trace_shows_every_stage(void **state) {
     (void)state;
     char *dir = make_tmpdir();
@@ -6283,6 +6324,7 @@ int main(void) {
         cmocka_unit_test(test_help_and_version_before_a_bad_option),
         cmocka_unit_test(test_choice_value_called_the_text_only_without_text),
         cmocka_unit_test(test_train_text_refusal_quotes_whole_words),
+        cmocka_unit_test_setup_teardown(test_wrapped_message_and_weights_folder_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),
         cmocka_unit_test(test_help_names_a_man_page_that_exists),

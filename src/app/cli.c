@@ -2599,7 +2599,7 @@ static av_status choice_was_text(const optdef *d, av_options *o, const char *opt
     char hint[480], inner[sizeof err->msg];
     av_options_text_hint(hint, sizeof hint, o);
     snprintf(inner, sizeof inner, "%s", err->msg);
-    return av_fail(err, st, "%.300s%s", inner, hint);
+    return av_fail(err, st, "%s%s", inner, hint);
 }
 
 /* The standard input holds one thing: `-f - --attn-mask -` read the text and then found the mask's stream empty,
@@ -2922,17 +2922,17 @@ av_status av_options_config(av_config *cfg, const av_options *o, av_err *err) {
         at.C = width;
         av_err e = {{0}};
         if (av_config_check(&at, &e))
-            st = av_fail(err, AV_EUSAGE, "%.300s, and add --d-model %d (%s in --weights is for d_model %d, not the "
+            st = av_fail(err, AV_EUSAGE, "%s, and add --d-model %d (%s in --weights is for d_model %d, not the "
                          "default %d)", e.msg, width, file, width, cfg->C);
         else
-            st = av_fail(err, AV_EUSAGE, "--weights %.200s: %s is for d_model %d, not the default %d: add --d-model %d",
-                         o->weights_dir, file, width, cfg->C, width);
+            st = av_fail(err, AV_EUSAGE, "--weights %s: %s is for d_model %d, not the default %d: add --d-model %d",
+                         AV_SHOWN_WORD(o->weights_dir, 201), file, width, cfg->C, width);
     }
     /* the refusal --positions rope gives, with its choices: it said only "needs an even d_k; d_k = 10 / 2 = 5" */
     if (!st && o->compare == AV_CMP_ROPE_STYLE) {
         av_err e = {{0}};
         if (av_rope_dk_check(cfg->C, cfg->H, cfg->d_model_from, &e))
-            st = av_fail(err, AV_EUSAGE, "--compare rope-style: %.400s", e.msg);
+            st = av_fail(err, AV_EUSAGE, "--compare rope-style: %s", e.msg);
     }
     return st;
 }

@@ -195,7 +195,7 @@ static av_status settings(av_comparison *c, av_config *cfgs, const av_model *m, 
     } else {
         av_err e = {{0}};
         if (av_rope_dk_check(m->cfg.C, m->cfg.H, m->cfg.d_model_from, &e))
-            return av_fail(err, AV_EUSAGE, "--compare rope-style: %.400s", e.msg);
+            return av_fail(err, AV_EUSAGE, "--compare rope-style: %s", e.msg);
         for (int s = 0; s < 2; s++) {
             cfgs[c->n] = *c0;
             cfgs[c->n].positions = AV_POS_ROPE;

@@ -312,8 +312,8 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         if (n_inside > 4) snprintf(list + at, sizeof list - at, " and %d more", n_inside - 4);
         av_path_join(first, sizeof first, dir, inside[0]);
         av_shell_word(word, 401, first); /* whole, with its closing quote, in the %.400s below */
-        return av_fail(err, AV_EUSAGE, "--model %.200s has no config.json, but its folder%s %s hold%s a model%s; "
-                       "--model takes the model's own folder: attnviz --model %.400s TEXT", named,
+        return av_fail(err, AV_EUSAGE, "--model %s has no config.json, but its folder%s %s hold%s a model%s; "
+                       "--model takes the model's own folder: attnviz --model %.400s TEXT", AV_SHOWN_WORD(dir, 201),
                        n_inside == 1 ? "" : "s", list, n_inside == 1 ? "s" : "", n_inside == 1 ? "" : " each", word);
     }
     /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a

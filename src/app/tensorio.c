@@ -362,7 +362,7 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
         else if (is_x && width == cols && a.ndim == 2)
             dumped_sentence_hint(hint, sizeof hint, dir, a.shape[0]);
         av_shown_word(shown, 201, dir); /* one shell word of at most 200 bytes, its closers kept */
-        av_fail(err, s, "--weights %s: %.600s (%s)%s", shown, inner,
+        av_fail(err, s, "--weights %s: %s (%s)%s", shown, inner,
                 is_x ? "X is (T, d_model); T counts every token, <pad> included"
                      : "W_Q, W_K, W_V, W_O are (d_model, d_model), row-vector layout Q = X·W_Q",
                 hint);
@@ -622,7 +622,7 @@ av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, 
                            "attention layer's .npy matrices)", named, word);
         }
         weights_dir_unread(dir, unread, sizeof unread, hints, sizeof hints);
-        return av_fail(err, AV_EUSAGE, "--weights %s holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy%s%.600s%.300s",
+        return av_fail(err, AV_EUSAGE, "--weights %s holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy%s%s%s",
                        named, unread[0] ? "; it holds " : "", unread, hints);
     }
     src->kind = found == 5 ? AV_WEIGHTS_LOADED : AV_WEIGHTS_MIXED;
@@ -745,12 +745,12 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
         /* no file (a link to nothing too: "l2 is a symbolic link to ..."), or stdin a folder: nothing about a mask
          * helps */
         if (strncmp(inner, "cannot read ", 12) == 0 || (strcmp(path, "-") && access(path, F_OK) != 0))
-            return av_fail(err, AV_EUSAGE, "--attn-mask: %.400s", inner);
+            return av_fail(err, AV_EUSAGE, "--attn-mask: %s", inner);
         if (strstr(inner, " contains -Inf at index ")) /* PyTorch's additive float attn_mask: 0 keeps, −∞ masks */
-            return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = "
+            return av_fail(err, AV_EUSAGE, "--attn-mask: %s; the mask must be a bool (%zu, %zu) array, True = "
                            "masked: an additive mask of 0 and -inf (PyTorch's float attn_mask) is saved as "
                            "np.save(path, m == -np.inf)", inner, T, T);
-        return av_fail(err, AV_EUSAGE, "--attn-mask: %.300s; the mask must be a bool (%zu, %zu) array, True = masked "
+        return av_fail(err, AV_EUSAGE, "--attn-mask: %s; the mask must be a bool (%zu, %zu) array, True = masked "
                        "(dtype " MASK_DTYPES ": np.save(path, mask.astype(bool)); a mask where 1 means keep, as "
                        "masked_fill(mask == 0, ...) reads it, is saved as np.save(path, mask == 0))", inner, T, T);
     }
