@@ -767,6 +767,21 @@ static void test_wrapped_message_and_weights_folder_whole(void **state) {
     tu_free(&r);
 }
 
+/* The "no sentence given" hint named the word that ended the options with "%.40s": `-qqq...qo "I love"` (60 q's)
+ * said "is the value of -qqq...q" (40 bytes, the o cut off, no mark). A cluster's last letter is the option that
+ * took the separate value (POSIX getopt, XBD 12.2 guideline 5), so the hint names -o. */
+static void test_text_hint_names_the_clustered_option(void **state) {
+    (void)state;
+    char cluster[70] = "-";
+    for (int i = 0; i < 60; i++) strcat(cluster, "q");
+    strcat(cluster, "o");
+    tu_result r;
+    run_attnviz(&r, NULL, cluster, "I love", NULL);
+    if (r.code != 2 || !strstr(r.err, "(the last argument, 'I love', is the value of -o: the text goes after it)"))
+        fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 static void test_trace_shows_every_stage(void **state) {
     (void)state;
     char *dir = make_tmpdir();
@@ -6324,6 +6339,7 @@ int main(void) {
         cmocka_unit_test(test_help_and_version_before_a_bad_option),
         cmocka_unit_test(test_choice_value_called_the_text_only_without_text),
         cmocka_unit_test(test_train_text_refusal_quotes_whole_words),
+        cmocka_unit_test(test_text_hint_names_the_clustered_option),
         cmocka_unit_test_setup_teardown(test_wrapped_message_and_weights_folder_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_help_fits_80_columns),
         cmocka_unit_test(test_help_names_a_conventions_file_that_exists),

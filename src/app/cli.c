@@ -2558,11 +2558,17 @@ void av_options_text_hint(char *out, size_t n, const av_options *o) {
     if (!o->last_opt || !o->last_value) return;
     char word[128], so[200], wide[480];
     av_shell_word(word, sizeof word, o->last_value);
-    snprintf(so, sizeof so, "%.40s took the text into its value", o->last_opt);
+    /* the option itself, not the word it ended: a cluster's last letter took the next argument, and "%.40s" of
+     * `-qqq...qo "I love"` (60 q's) named "-qqq...q", 40 bytes without the o and no sign of the cut; a long
+     * option's word is at most its name, as getopt matched it */
+    const char *opt = o->last_opt;
+    char letter[3] = {'-', 0, 0};
+    if (opt[0] == '-' && opt[1] && opt[1] != '-' && opt[2]) letter[1] = opt[strlen(opt) - 1], opt = letter;
+    snprintf(so, sizeof so, "%s took the text into its value", opt);
     if (wide_space_hint(wide, sizeof wide, o->last_value, so)) /* "--explain 爱,习　我爱深度学习" */
-        snprintf(out, n, " (the last argument, %s, is the value of %.40s: %s)", word, o->last_opt, wide);
+        snprintf(out, n, " (the last argument, %s, is the value of %s: %s)", word, opt, wide);
     else
-        snprintf(out, n, " (the last argument, %s, is the value of %.40s: the text goes after it)", word, o->last_opt);
+        snprintf(out, n, " (the last argument, %s, is the value of %s: the text goes after it)", word, opt);
 }
 
 void av_stdin_text_hint(char *out, size_t n) {
