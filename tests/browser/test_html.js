@@ -913,7 +913,8 @@ async function tinyWeight(browser, tmp) {
   const trace = attnviz(args.concat(['--no-plot', '-q']));
   const m = trace.match(/A\[0, 0, 2\] = exp\([^)]*\) \/ [0-9.]+ = ([0-9.e+-]+)/);
   check(m && Number(m[1]) > 0 && Number(m[1]) < 5e-5, '--explain 0,2 no longer gives a tiny weight: ' + (m ? m[1] : 'none'));
-  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+  const dump = path.join(tmp, 'tiny_dump');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
   await test('html_tiny_weight_is_not_zero', async () => {
     const page = await openPage(browser, path.join(out, 'attnviz.html'));
     const shown = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
@@ -925,6 +926,18 @@ async function tinyWeight(browser, tmp) {
     const av = text.match(/A\u00b7v_2 = ([0-9.e\u2212]+) \u00d7/), pct = text.match(/has weight ([0-9.e\u2212]+)% in query/);
     check(av && Math.abs(num(av[1].replace('\u2212', '-')) / Number(m[1]) - 1) < 0.01, 'A\u00b7v_2 line: ' + (av ? av[1] : 'none'));
     check(pct && Math.abs(num(pct[1].replace('\u2212', '-')) / (100 * Number(m[1])) - 1) < 0.01, '"has weight" ' + (pct ? pct[1] : 'none'));
+    /* and the vector A·v_2 itself, weights.npy[0, 0, 2] × V.npy[0, 2, :] (all about 1e-6), in scientific notation with
+     * 4 digits as --explain prints it (numpy's rule: every entry below 1e-4), each within half a unit of its last
+     * digit: it read [0.0000 0.0000 …] under "A·v_2 = 6.65e−7 × v_2" (a teacher's pass) */
+    const W = readNpy(path.join(dump, 'weights.npy')), V = readNpy(path.join(dump, 'V.npy'));
+    const avs = (await page.$$eval('#view-cell p.eq', (ps) => ps.filter((e) => e.textContent.startsWith('A\u00b7v_2 = '))
+      .map((e) => e.querySelector('span.vec').textContent).join(''))).replace(/[[\]]/g, '').trim().split(/\s+/);
+    check(avs.length === V.shape[2], 'A\u00b7v_2 has ' + avs.length + ' entries, d_k = ' + V.shape[2]);
+    avs.forEach((t, d) => {
+      const ref = W.at(0, 0, 2) * V.at(0, 2, d);
+      check(/^\u2212?[0-9]\.[0-9]{4}e\u2212[0-9]+$/.test(t) && Math.abs(num(t.replace(/\u2212/g, '-')) - ref) <= 6e-5 * Math.abs(ref),
+        'A\u00b7v_2[' + d + ']: page shows ' + t + ', weights.npy \u00d7 V.npy gives ' + ref);
+    });
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

@@ -948,13 +948,26 @@
   function dumpRef(r, file, l, h, i, j) {
     return file ? '   (= ' + file + '[' + (r.files_have_layers ? l + ', ' : '') + [h, i, j].join(', ') + '])' : '';
   }
-  function vecText(x) { return '[' + Array.from(x, (v) => fmt(v)).join('  ') + ']'; }
+  /* How a vector's entries print, one notation for the whole vector as --explain's (teach.c vec_format, trace.h
+   * av_numpy_sci and av_numpy_digits, numpy's rule): scientific with PREC digits ("1.4851e\u221218") when its
+   * largest |entry| is 1e8 or more or below 1e-4 but not 0, else fixed with PREC digits, more when the largest
+   * would print as 0. The cell view of a --no-scale run read "A\u00b7v_1 = 4.05e\u221218 \u00d7 v_1 = [0.0000
+   * 0.0000 \u2026]", where --explain prints "[ 1.4851e-18 -2.0348e-18 \u2026]" (a teacher's pass). */
+  function vecFormat(x) {
+    let big = 0;
+    for (const v of x) if (Math.abs(v) > big && Math.abs(v) < Infinity) big = Math.abs(v);
+    if (big >= 1e8 || (big > 0 && big < 1e-4)) return (v) => v.toExponential(PREC).replace(/-/g, '\u2212');
+    let d = PREC;
+    while (big > 0 && Number(fixed(big, d)) === 0) d++;
+    return (v) => fmt(v, d);
+  }
+  function vecText(x) { const f = vecFormat(x); return '[' + Array.from(x, f).join('  ') + ']'; }
   /* a vector: all of it up to 16 numbers; beyond, the first 6 and last 2, and all of it on demand */
   function vecEl(x, role) {
     const full = el('span', { class: 'vec', text: vecText(x) });
     if (role) full.setAttribute('data-role', role);
     if (x.length <= 16) return full;
-    const a = Array.from(x, (v) => fmt(v));
+    const a = Array.from(x, vecFormat(x));
     const short = '[' + a.slice(0, 6).join('  ') + '  \u2026  ' + a.slice(-2).join('  ') + ']   (' + x.length + ' numbers)';
     return el('details', { class: 'vecbox' }, el('summary', { class: 'vec', text: short }), full);
   }
@@ -967,10 +980,11 @@
       el('p', { class: 'eq' }, 'k_' + j + ' = K[' + layerName(r, l) + ', ' + h + ', ' + j + ', :] = ', vecEl(k, 'k'), rot));
     const tb = el('table', {}, el('tr', {}, ...['d', 'q[d]', 'k[d]', 'q[d]\u00b7k[d]', 'partial sum'].map((t) => el('th', { text: t }))));
     let sum = 0;
+    const qf = vecFormat(q), kf = vecFormat(k); /* the columns as the lines above print q and k */
     for (let d = 0; d < r.D; d++) {
       const p = q[d] * k[d];
       sum += p;
-      tb.append(el('tr', {}, ...[String(d), fmt(q[d]), fmt(k[d]), fmt(p), fmt(sum)].map((t) => el('td', { class: 'num', text: t }))));
+      tb.append(el('tr', {}, ...[String(d), qf(q[d]), kf(k[d]), fmt(p), fmt(sum)].map((t) => el('td', { class: 'num', text: t }))));
     }
     const s = score(r, l, h, i, j), sc = r.scale;
     cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
