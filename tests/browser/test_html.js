@@ -159,6 +159,7 @@ async function main() {
     await longCommandLine(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
+    await zeroPrecision(browser, tmp);
     await tieWeight(browser, tmp);
     await ropeCell(browser, tmp);
     await noScaleModelCell(browser, tmp);
@@ -938,6 +939,30 @@ async function tinyWeight(browser, tmp) {
       check(/^\u2212?[0-9]\.[0-9]{4}e\u2212[0-9]+$/.test(t) && Math.abs(num(t.replace(/\u2212/g, '-')) - ref) <= 6e-5 * Math.abs(ref),
         'A\u00b7v_2[' + d + ']: page shows ' + t + ', weights.npy \u00d7 V.npy gives ' + ref);
     });
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* With --precision 0 a weight under 0.5 reads as --explain writes it (teach.c weight_format: fixed, the fewest digits
+ * that show two significant ones), 0.48, not 4.81e\u22121 (a teacher's pass: scientific notation is for weights below
+ * 1e-4). "I love deep learning" at one head gives row 1 ("love") 0.481319, 0.082085, 0.204174, 0.232422
+ * (weights.npy of the same run): by hand 0.48, 0.082, 0.20 and 0.23; the page opens on cell (1, 0). */
+async function zeroPrecision(browser, tmp) {
+  const out = path.join(tmp, 'prec0'), dump = path.join(tmp, 'prec0_dump');
+  attnviz(['--heads', '1', '--precision', '0', '--explain', '1,0', '--html', '--no-plot', '-q', '-o', out, '--dump', dump,
+    'I love deep learning']);
+  await test('html_precision_0_weights_are_not_scientific', async () => {
+    const W = readNpy(path.join(dump, 'weights.npy'));
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const row = await page.$$eval('#view-cell tr[data-j] [data-role="row-weight"]', (tds) => tds.map((e) => e.textContent));
+    check(row.join(' ') === '0.48 0.082 0.20 0.23', 'cell view row 1 of A: ' + row.join(' '));
+    row.forEach((t, j) => same(t, W.at(0, 1, j), digitsOf(t), 'cell view A[1, ' + j + ']'));
+    check(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent) === '0.48', 'cell view weight');
+    await view(page, 'head');
+    await page.hover('#view-head .hv button[data-side="q"][data-i="1"]');
+    const tip = await page.$eval('#view-head', (e) => e.textContent);
+    check(tip.includes('0.082') && !/e\u2212/.test(tip), 'head view of query 1: ' + tip);
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

@@ -71,11 +71,18 @@
     return { digits: Math.max(0, Math.floor(-Math.log10(step) + 1e-9)), bound: bound, note: ' (8-bit: \u00b1' + bound + ')' };
   }
   /* a float32 weight too small for the digits, as --explain prints it: "4.58e−6", not "0.0000" (a
-   * teacher's pass: the page's 0.0000 beside the trace's 4.58e-06); 8-bit pages cannot tell it from 0 */
+   * teacher's pass: the page's 0.0000 beside the trace's 4.58e-06); 8-bit pages cannot tell it from 0.
+   * Scientific only below 1e-4, as --explain's (teach.c weight_format); from 1e-4 on, fixed with the fewest
+   * digits from --precision on that show two significant ones: with --precision 0 every weight under 0.5
+   * read "4.81e−1" (the tooltip, the head view, the cell view's row), where --explain prints "0.48". */
   function fmtW(r, l, h, x) {
     const d = q8(r, l, h, 'weights').digits;
-    if (DATA.mode === 0 && x !== 0 && Math.abs(x) < 0.5 * Math.pow(10, -d))
-      return x.toExponential(2).replace(/-/g, '\u2212');
+    if (DATA.mode === 0 && x !== 0 && Math.abs(x) < 0.5 * Math.pow(10, -d)) {
+      if (Math.abs(x) < 1e-4) return x.toExponential(2).replace(/-/g, '\u2212');
+      let e = d;
+      while (e < 9 && fixed(Math.abs(x), e).replace(/^[0.]*/, '').length < 2) e++;
+      return fmt(x, e);
+    }
     return fmt(x, d);
   }
   function fmtS(r, l, h, x) { return fmt(x, q8(r, l, h, 'scores').digits); }
