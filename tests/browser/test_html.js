@@ -947,7 +947,8 @@ async function tinyWeight(browser, tmp) {
 /* With --precision 0 a weight under 0.5 reads as --explain writes it (teach.c weight_format: fixed, the fewest digits
  * that show two significant ones), 0.48, not 4.81e\u22121 (a teacher's pass: scientific notation is for weights below
  * 1e-4). "I love deep learning" at one head gives row 1 ("love") 0.481319, 0.082085, 0.204174, 0.232422
- * (weights.npy of the same run): by hand 0.48, 0.082, 0.20 and 0.23; the page opens on cell (1, 0). */
+ * (weights.npy of the same run): by hand 0.48, 0.082, 0.20 and 0.23; the page opens on cell (1, 0). The vectors
+ * beside that weight take its digits. */
 async function zeroPrecision(browser, tmp) {
   const out = path.join(tmp, 'prec0'), dump = path.join(tmp, 'prec0_dump');
   attnviz(['--heads', '1', '--precision', '0', '--explain', '1,0', '--html', '--no-plot', '-q', '-o', out, '--dump', dump,
@@ -959,6 +960,17 @@ async function zeroPrecision(browser, tmp) {
     check(row.join(' ') === '0.48 0.082 0.20 0.23', 'cell view row 1 of A: ' + row.join(' '));
     row.forEach((t, j) => same(t, W.at(0, 1, j), digitsOf(t), 'cell view A[1, ' + j + ']'));
     check(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent) === '0.48', 'cell view weight');
+    /* v_0 and A·v_0 take the weight's 2 digits, as --explain's "A·v_0 = 0.48 × [ 0.13  2.29 …] = [ 0.06  1.10 …]": with
+     * 0 digits "0.48 × v_0 = [0 2 1 …]" went on "= [0 1 0 …]" (0.48 × 1 is not 0) */
+    const V = readNpy(path.join(dump, 'V.npy'));
+    const vecs = await page.$$eval('#view-cell p.eq', (ps) => Object.fromEntries(ps.filter((e) => /^(v_0|A\u00b7v_0) = /.test(e.textContent))
+      .map((e) => [e.textContent.split(' ')[0], e.querySelector('span.vec').textContent.replace(/[[\]]/g, '').trim().split(/\s+/)])));
+    check(vecs.v_0 && vecs['A\u00b7v_0'] && vecs.v_0.length === 512 && vecs['A\u00b7v_0'].length === 512, 'v_0 and A\u00b7v_0 lines: ' + Object.keys(vecs));
+    for (let d = 0; d < 512; d++) {
+      check(digitsOf(vecs.v_0[d]) === 2 && digitsOf(vecs['A\u00b7v_0'][d]) === 2, 'v_0[' + d + '] ' + vecs.v_0[d] + ', A\u00b7v_0[' + d + '] ' + vecs['A\u00b7v_0'][d]);
+      same(vecs.v_0[d], V.at(0, 0, d), 2, 'v_0[' + d + ']');
+      same(vecs['A\u00b7v_0'][d], W.at(0, 1, 0) * V.at(0, 0, d), 2, 'A\u00b7v_0[' + d + ']');
+    }
     await view(page, 'head');
     await page.hover('#view-head .hv button[data-side="q"][data-i="1"]');
     const tip = await page.$eval('#view-head', (e) => e.textContent);

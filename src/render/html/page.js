@@ -959,22 +959,22 @@
    * av_numpy_sci and av_numpy_digits, numpy's rule): scientific with PREC digits ("1.4851e\u221218") when its
    * largest |entry| is 1e8 or more or below 1e-4 but not 0, else fixed with PREC digits, more when the largest
    * would print as 0. The cell view of a --no-scale run read "A\u00b7v_1 = 4.05e\u221218 \u00d7 v_1 = [0.0000
-   * 0.0000 \u2026]", where --explain prints "[ 1.4851e-18 -2.0348e-18 \u2026]" (a teacher's pass). */
-  function vecFormat(x) {
-    let big = 0;
+   * 0.0000 \u2026]", where --explain prints "[ 1.4851e-18 -2.0348e-18 \u2026]" (a teacher's pass). prec: the
+   * digits in place of PREC (the weighted sum's, when its weight shows more). */
+  function vecFormat(x, prec) {
+    let big = 0, d = prec === undefined ? PREC : prec;
     for (const v of x) if (Math.abs(v) > big && Math.abs(v) < Infinity) big = Math.abs(v);
-    if (big >= 1e8 || (big > 0 && big < 1e-4)) return (v) => v.toExponential(PREC).replace(/-/g, '\u2212');
-    let d = PREC;
+    if (big >= 1e8 || (big > 0 && big < 1e-4)) return (v) => v.toExponential(d).replace(/-/g, '\u2212');
     while (big > 0 && Number(fixed(big, d)) === 0) d++;
     return (v) => fmt(v, d);
   }
-  function vecText(x) { const f = vecFormat(x); return '[' + Array.from(x, f).join('  ') + ']'; }
+  function vecText(x, prec) { const f = vecFormat(x, prec); return '[' + Array.from(x, f).join('  ') + ']'; }
   /* a vector: all of it up to 16 numbers; beyond, the first 6 and last 2, and all of it on demand */
-  function vecEl(x, role) {
-    const full = el('span', { class: 'vec', text: vecText(x) });
+  function vecEl(x, role, prec) {
+    const full = el('span', { class: 'vec', text: vecText(x, prec) });
     if (role) full.setAttribute('data-role', role);
     if (x.length <= 16) return full;
-    const a = Array.from(x, vecFormat(x));
+    const a = Array.from(x, vecFormat(x, prec));
     const short = '[' + a.slice(0, 6).join('  ') + '  \u2026  ' + a.slice(-2).join('  ') + ']   (' + x.length + ' numbers)';
     return el('details', { class: 'vecbox' }, el('summary', { class: 'vec', text: short }), full);
   }
@@ -1051,9 +1051,12 @@
       const w = weight(r, l, h, i, n), v = vec(r, r.V, l, h, n);
       for (let d = 0; d < D; d++) o[d] += w * v[d];
     }
+    /* v_j and A·v_j take the weight's digits when it shows more (fixed), as --explain's line (teach.c vd): with
+     * --precision 0 "A·v_0 = 0.48 × v_0 = [0 2 1 …]" went on "= [0 1 0 …]", 0.48 × 1 printing as 0 */
+    const at = fmtW(r, l, h, a), wd = /e/.test(at) || !at.includes('.') ? PREC : Math.max(PREC, at.length - at.indexOf('.') - 1);
     cv.append(el('h2', { text: 'weighted sum of v: o_' + i + ' = \u03a3_j A[i,j]\u00b7v_j' }),
-      el('p', { class: 'eq' }, 'v_' + j + ' = ', vecEl(vj)),
-      el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + fmtW(r, l, h, a) + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x))),
+      el('p', { class: 'eq' }, 'v_' + j + ' = ', vecEl(vj, null, wd)),
+      el('p', { class: 'eq' }, 'A\u00b7v_' + j + ' = ' + at + ' \u00d7 v_' + j + ' = ', vecEl(vj.map((x) => a * x), null, wd)),
       el('p', { class: 'eq' }, 'o_' + i + ' = ', vecEl(o, 'o')),
       el('p', {}, ...runs('so key \u201c', userText(r.tokens[j]), '\u201d has weight ' + percentOf(a) + '% in query \u201c',
         userText(r.tokens[i]), '\u201d\u2019s weighted average of the value vectors in head ' + h + '.')));
