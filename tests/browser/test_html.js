@@ -960,6 +960,16 @@ async function zeroPrecision(browser, tmp) {
     check(row.join(' ') === '0.48 0.082 0.20 0.23', 'cell view row 1 of A: ' + row.join(' '));
     row.forEach((t, j) => same(t, W.at(0, 1, j), digitsOf(t), 'cell view A[1, ' + j + ']'));
     check(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent) === '0.48', 'cell view weight');
+    /* and the line that divides takes them too, so it checks on a calculator: it read "exp(0) / 2 = 0.48", where 1 / 2
+     * is 0.5; the row's max and Σ exp(S − max) from scores.npy, in double, to 2 digits */
+    const S = readNpy(path.join(dump, 'scores.npy')), srow = [0, 1, 2, 3].map((n) => S.at(0, 1, n)), mx = Math.max(...srow);
+    const tot = srow.reduce((t, x) => t + Math.exp(x - mx), 0);
+    const eqs = await page.$$eval('#view-cell p.eq', (ps) => ps.map((e) => e.textContent));
+    const want = 'A[0, 0, 1, 0] = exp(' + (S.at(0, 1, 0) - mx).toFixed(2) + ') / ' + tot.toFixed(2) + ' = 0.48';
+    check(eqs.some((t) => t.startsWith(want)) && Math.abs(Math.exp(S.at(0, 1, 0) - mx) / Number(tot.toFixed(2)) - 0.48) < 0.005,
+      'the weight\u2019s line is not "' + want + '": ' + eqs.filter((t) => t.startsWith('A[')).join(' | '));
+    check(eqs.some((t) => t === 'row max = ' + mx.toFixed(2) + '   row sum \u03a3_j exp(S \u2212 max) = ' + tot.toFixed(2)),
+      'row max and sum: ' + eqs.filter((t) => t.startsWith('row max')).join(' | '));
     /* v_0 and A·v_0 take the weight's 2 digits, as --explain's "A·v_0 = 0.48 × [ 0.13  2.29 …] = [ 0.06  1.10 …]": with
      * 0 digits "0.48 × v_0 = [0 2 1 …]" went on "= [0 1 0 …]" (0.48 × 1 is not 0) */
     const V = readNpy(path.join(dump, 'V.npy'));

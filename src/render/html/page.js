@@ -1030,9 +1030,13 @@
         dumpRef(r, r.weights_file, l, h, i, j)));
       return;
     }
-    cv.append(el('p', { class: 'eq', text: 'row max = ' + fS(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fS(tot) }),
-      el('p', { class: 'eq' }, cell + 'exp(' + (masked(r, i, j) ? '\u2212\u221e' : fS(score(r, l, h, i, j) - mx)) + ') / ' + fS(tot) +
-        ' = ', el('strong', { 'data-role': 'weight', text: fW(a) }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
+    /* the max, the sum and the exponent take the weight's digits when it shows more (fixed, fmtW), so the division
+     * checks on a calculator: with --precision 0 it read "exp(0) / 2 = 0.48" (1 / 2 is 0.5; the sum is 2.0776) */
+    const at = fW(a), ad = DATA.mode === 0 && !/e/.test(at) && at.includes('.') ? at.length - at.indexOf('.') - 1 : 0;
+    const fL = (x) => (ad > q8(r, l, h, 'scores').digits ? fmt(x, ad) : fS(x));
+    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }),
+      el('p', { class: 'eq' }, cell + 'exp(' + (masked(r, i, j) ? '\u2212\u221e' : fL(score(r, l, h, i, j) - mx)) + ') / ' + fL(tot) +
+        ' = ', el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
   /* a weight as --explain's sentence gives it in percent: with the digits that keep it off 0 % and 100 %, and
