@@ -21,7 +21,9 @@ async function launch() {
 async function openPage(browser, file, width, height) {
   const page = await browser.newPage();
   const problems = [];
-  const url = 'file://' + file;
+  /* the file's URL, percent-encoded: 'file://' + file under TMPDIR="/tmp/a b" gave a URL the browser could not load
+   * and a request ("file:///tmp/a%20b/...") that was not the page's, so every test failed on a space */
+  const url = require('url').pathToFileURL(file).href;
   await page.setRequestInterception(true);
   page.on('request', (req) => {
     if (req.url() === url) req.continue();

@@ -769,7 +769,10 @@ async function longCommandLine(browser, tmp) {
   for (const T of [240, 12]) {
     const out = path.join(tmp, 'long-command' + T), sentence = Array.from({ length: T }, (_, i) => 'w' + (i + 1)).join(' ');
     attnviz(['--heads', '2', '--html', '--no-plot', '-q', '-o', out, sentence]);
-    const cmd = 'attnviz --heads 2 --html --no-plot -q -o ' + out + " '" + sentence + "'";
+    /* the -o word as the page's command writes it (shell-quoted when it holds more than letters, digits and ./_-:
+     * TMPDIR="/tmp/it's" gives '/tmp/it'\''s/...') */
+    const word = /^[A-Za-z0-9_./-]+$/.test(out) ? out : "'" + out.replace(/'/g, "'\\''") + "'";
+    const cmd = 'attnviz --heads 2 --html --no-plot -q -o ' + word + " '" + sentence + "'";
     for (const W of T === 240 ? [375, 1280] : [375]) {
       await test('html_long_command_line_is_folded_' + T + '_tokens_' + W + '_px', async () => {
         const page = await openPage(browser, path.join(out, 'attnviz.html'), W, 700);
