@@ -67,7 +67,9 @@ typedef struct {
                                 * 3·H·T·D for gpt2.h's qkvh (L, 3, H, T, D) */
     const unsigned char *mask; /* (T, T) 1 = masked, the same in every layer and head; or NULL */
     double scale;              /* S = q·k × scale: 1/√D, or 1 with --no-scale */
-    const char *no_scale_why;  /* scale 1: why, as the cell view says it: NULL = "--no-scale"; a --model's
+    int unscaled;              /* 1: no ÷√d_k (--no-scale, or a model trained so); 0: scale = 1/√D, which is 1
+                                * too at D = 1, where the cell view said "no ÷√d_k (--no-scale)" of a scaled run */
+    const char *no_scale_why;  /* unscaled: why, as the cell view says it: NULL = "--no-scale"; a --model's
                                 * "the model was trained without it" (--no-scale is refused with --model) */
     int rope;                  /* 1: q and k are rotated by RoPE; the cell view says "(after RoPE)", as --explain */
     const char *weights_file;  /* the --dump file holding these weights ("weights.npy"), named by

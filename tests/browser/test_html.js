@@ -163,6 +163,7 @@ async function main() {
     await tieWeight(browser, tmp);
     await ropeCell(browser, tmp);
     await noScaleModelCell(browser, tmp);
+    await dkOneCell(browser, tmp);
     await modelRun(browser, tmp);
     await modelCompare(browser, tmp);
     await manyHeadsModel(browser, tmp);
@@ -905,6 +906,32 @@ async function noScaleModelCell(browser, tmp) {
     check(eq2.length === 1 && eq2[0].startsWith('no \u00f7\u221ad_k (--compare scale): S = q\u00b7k = '), '--compare scale: ' + JSON.stringify(eq2));
     const trace = attnviz(['--model', model, '--explain', '3,1', '--no-plot', '-q', '3 1 4 >']);
     check(/\n  no \u00f7\u221ad_k \(the model was trained without it\): /.test(trace), '--explain: ' + trace);
+  });
+}
+
+/* With d_k = 1 (-d 8 --heads 8) the scale 1/√d_k is 1, but the run is scaled: the cell view said "no ÷√d_k
+ * (--no-scale): S = q·k" of it, because it took a scale of 1 for no scale (an auditor's pass). Paper eq. 1 divides
+ * by √d_k whatever d_k is, and --explain of the same run says "÷√d_k: ... / √1 = ..."; the page must too, and a
+ * --no-scale run at d_k = 1 still says "no ÷√d_k (--no-scale)". */
+async function dkOneCell(browser, tmp) {
+  const on = path.join(tmp, 'dk1'), off = path.join(tmp, 'dk1-noscale');
+  const args = ['-d', '8', '--heads', '8', '--explain', '1,0', 'a b c'];
+  check(/\n  \u00f7\u221ad_k: \S+ \/ \u221a1 = /.test(attnviz(args.concat(['--no-plot', '-q']))), '--explain no longer divides by \u221a1');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', on]));
+  attnviz(args.concat(['--no-scale', '--html', '--no-plot', '-q', '-o', off]));
+  const line = async (dir) => {
+    const page = await openPage(browser, path.join(dir, 'attnviz.html'));
+    await page.waitForSelector('#view-cell:not([hidden]) [data-role="dot"]');
+    const eq = await page.$$eval('#view-cell p.eq', (ps) => ps.map((p) => p.textContent).filter((t) => /^(no )?\u00f7/.test(t)));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+    return eq;
+  };
+  await test('html_d_k_1_cell_view_still_divides_by_sqrt_d_k', async () => {
+    const eq = await line(on);
+    check(eq.length === 1 && /^\u00f7\u221ad_k: \S+ \/ \u221a1 = /.test(eq[0]), 'scaled, d_k = 1: ' + JSON.stringify(eq));
+    const eq1 = await line(off);
+    check(eq1.length === 1 && eq1[0].startsWith('no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = '), '--no-scale, d_k = 1: ' + JSON.stringify(eq1));
   });
 }
 

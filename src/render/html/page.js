@@ -996,7 +996,7 @@
     const s = score(r, l, h, i, j), sc = r.scale;
     cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
       el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: fmt(sum, PREC + 4) })),
-      el('p', { class: 'eq', text: sc === 1 ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
+      el('p', { class: 'eq', text: r.unscaled ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
         : '\u00f7\u221ad_k: ' + fmt(sum, PREC + 4) + ' / \u221a' + r.D + ' = ' + fmt(sum * sc, PREC + 4) + '   (computed here in double precision)' }),
       el('p', { class: 'eq' }, 'stored score S[' + [layerName(r, l), h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
         q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j)));
