@@ -1661,6 +1661,43 @@ static void test_blas_under_memory_limit(void **state) {
 #endif
 }
 
+/* The same error from a thread's own check, before its first sgemm (one buffer): `ulimit -v 400000; attnviz --train
+ * reverse --steps 3 -q -o NEW` loads OpenBLAS, takes the model's memory, and then finds no room for the thread's
+ * buffer; it said "its work buffers (about 128 MiB of address space for each of 1 thread)". Now "for a thread"; a
+ * machine with more CPUs fails the check at load first, which names them ("for each of N threads", N >= 2). Either
+ * way exit 1 and never "each of 1". Skipped under AddressSanitizer, as above. */
+static void test_blas_under_memory_limit_thread_buffer(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    fixture *fx = *state;
+    char *before = snapshot(fx->root);
+    run_opts ro = {fx->root, -1, 0, NULL, 0};
+    struct rlimit old_as, old_cpu, as, cpu;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old_as), 0);
+    assert_int_equal(getrlimit(RLIMIT_CPU, &old_cpu), 0);
+    as = old_as, cpu = old_cpu;
+    as.rlim_cur = (rlim_t)400000 * 1024;
+    cpu.rlim_cur = 30;
+    tu_result r;
+    const char *args[] = {"--train", "reverse", "--steps", "3", "-q", "-o", at(fx, "new"), NULL};
+    assert_int_equal(setrlimit(RLIMIT_AS, &as), 0);
+    assert_int_equal(setrlimit(RLIMIT_CPU, &cpu), 0);
+    run_ex(&r, &ro, NULL, 0, args);
+    setrlimit(RLIMIT_AS, &old_as);
+    setrlimit(RLIMIT_CPU, &old_cpu);
+    const char *each = strstr(r.err, "MiB of address space for each of ");
+    int n = each ? atoi(each + strlen("MiB of address space for each of ")) : 0;
+    if (r.code != 1 || !strstr(r.err, "do not fit under the process's memory limit (ulimit -v or -d)") ||
+        (each ? n < 2 || !strstr(each, " threads)") : !strstr(r.err, "(about 128 MiB of address space for a thread)")))
+        fail_msg("exit %d, stderr: %s", r.code, r.err);
+    tu_free(&r);
+    assert_tree_unchanged(before, fx->root, "blas_under_memory_limit_thread_buffer");
+    free(before);
+#endif
+}
+
 /* The same limit on a text too long for the reference kernel: `ulimit -v 300000; attnviz --no-plot --heads 8 -f`
  * 5793 words (auto: flash) said "raise the limit, or use --kernel reference", and --kernel reference is refused
  * there: it keeps the (8, T, T) scores and weights, 2·8·T²·4 bytes, 2,147,766,336 at T = 5793 (5793² = 33,558,849,
@@ -1924,6 +1961,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_figure_on_full_disk, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dump_on_full_disk_keeps_the_earlier_dump, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas_under_memory_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_blas_under_memory_limit_thread_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_blas_under_memory_limit_long_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mask_from_endless_input, setup, teardown),
         cmocka_unit_test_setup_teardown(test_earlier_figures_survive_failed_runs, setup, teardown),

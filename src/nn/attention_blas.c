@@ -120,9 +120,11 @@ static int blas_room(int n, char *why, size_t cap) {
         munmap(p, probe);
         return 1;
     }
+    char each[48] = "a thread"; /* n = 1, a thread's own (blas_enter): it said "for each of 1 thread" */
+    if (n > 1) snprintf(each, sizeof each, "each of %d threads", n);
     snprintf(why, cap,
-             "its work buffers (about %d MiB of address space for each of %d thread%s) do not fit under the "
-             "process's memory limit (ulimit -v or -d)", BLAS_BUFFER_MIB, n, n == 1 ? "" : "s");
+             "its work buffers (about %d MiB of address space for %s) do not fit under the "
+             "process's memory limit (ulimit -v or -d)", BLAS_BUFFER_MIB, each);
     return 0;
 }
 
