@@ -1782,6 +1782,41 @@ static void test_cli_generate_note_counts_all_past_a_non_letter(void **state) {
     if (!checked) skip();
 }
 
+/* A plain --train into a variant folder of an earlier --compare: `--train reverse --compare scale -o cmp`, then
+ * `--train sort -o cmp/scale` said only "cmp/scale holds the model of an earlier --train (reverse, step 2); this
+ * run replaces it", while cmp/compare_scale.png and .svg went on drawing that replaced model as "scale" (a
+ * learner's pass). Now a note names that figure, which stays byte for byte; none for a folder named scale without
+ * one beside it, and none with -q. */
+static void test_cli_train_into_a_variant_names_its_comparison(void **state) {
+    tu_fixture *f = *state;
+    tu_result r;
+    train_small_compare(f, "reverse", "2", "scale", "cmp");
+    size_t png_n = 0, png2_n = 0;
+    char *png = tu_slurp_file(tu_in(f, "cmp/compare_scale.png"), &png_n);
+    assert_non_null(png);
+    char want[4400];
+    snprintf(want, sizeof want, "attnviz: note: %s and .svg, of an earlier --compare scale, draw the model this run "
+             "replaces as scale; they stay as they are: rerun that --compare to draw the new one\n",
+             tu_sh_word(tu_in(f, "cmp/compare_scale.png")));
+    run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-o",
+                tu_in(f, "cmp/scale"), NULL);
+    if (r.code != 0 || !strstr(r.err, want)) fail_msg("exit %d, want '%s': %s", r.code, want, r.err);
+    tu_free(&r);
+    char *png2 = tu_slurp_file(tu_in(f, "cmp/compare_scale.png"), &png2_n);
+    assert_non_null(png2);
+    assert_true(png_n == png2_n && memcmp(png, png2, png_n) == 0); /* the earlier run's figure, as it was */
+    free(png), free(png2);
+    run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-q", "-o",
+                tu_in(f, "cmp/no-scale"), NULL);
+    if (r.code != 0 || r.err[0]) fail_msg("-q: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    train_small(f, "reverse", "2", "other/scale"); /* no compare_scale.png beside it */
+    run_attnviz(&r, NULL, "--train", "sort", "--steps", "1", "--d-model", "16", "--batch", "2", "-o",
+                tu_in(f, "other/scale"), NULL);
+    if (r.code != 0 || strstr(r.err, "--compare")) fail_msg("other/scale: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A --train into a folder holding an earlier --train's model says, before its first step, which model
  * it replaces: `--train sort` over a trained reverse model said only "removed 2 files of an earlier run"
  * at its end (a new user's report). With --compare, each variant folder. -q keeps it quiet, as every note. */
@@ -5544,6 +5579,8 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_model_page_holds_the_continuation, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_compare_title_names_noam, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_into_a_variant_names_its_comparison, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_names_the_folder_as_model_does, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_shows_the_folder_name_as_other_messages, tu_setup_tmpdir,

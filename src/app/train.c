@@ -1513,6 +1513,34 @@ static void note_other_runs(const av_train_opts *o, const char *const *names, in
                 "remove it, or use another -o\n", AV_SHOWN_WORD(o->outdir, 4200), list);
 }
 
+/* A plain --train into a variant folder of an earlier --compare (`--train sort -o cmp/scale` after `--train
+ * reverse --compare scale -o cmp`) replaces the model that cmp/compare_scale.png/.svg still draws as "scale",
+ * and was told only that cmp/scale's model is replaced: a note names that figure, which the run leaves as it is
+ * (it is the earlier run's, beside its other variants). dir: the run's -o, as typed. */
+static void note_parent_comparison(const char *dir) {
+    char parent[4096], name[256], path[4200];
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/') len--; /* "cmp/scale/" */
+    size_t b = len;
+    while (b > 0 && dir[b - 1] != '/') b--;
+    if (len - b >= sizeof name || b >= sizeof parent) return;
+    memcpy(name, dir + b, len - b);
+    name[len - b] = 0;
+    if (b == 0) snprintf(parent, sizeof parent, ".");
+    else snprintf(parent, sizeof parent, "%.*s", (int)(b > 1 ? b - 1 : 1), dir); /* "/scale": the root */
+    for (int c = AV_TRAIN_CMP_SCALE; c <= AV_TRAIN_CMP_POSITIONS; c++)
+        for (int k = 0; k < 3 && kVariantDirs[c][k]; k++) {
+            if (strcmp(name, kVariantDirs[c][k]) != 0) continue;
+            char file[64];
+            snprintf(file, sizeof file, "compare_%s.png", kCompareWhat[c]);
+            av_path_join(path, sizeof path, parent, file);
+            if (access(path, F_OK) != 0) continue;
+            av_message(stderr, "attnviz: note: %s and .svg, of an earlier --compare %s, draw the model this run "
+                       "replaces as %s; they stay as they are: rerun that --compare to draw the new one\n",
+                       AV_SHOWN_WORD(path, 349), kCompareWhat[c], name);
+        }
+}
+
 /* Before the first step (so Ctrl-C can still keep it): a note for each
  * folder whose model of an earlier --train this run replaces, naming its task
  * and step. "removed 2 files of an earlier run" at the end was all a user was
@@ -1530,6 +1558,7 @@ static void note_replaced(const av_train_opts *o, char earlier[3][64]) {
         else snprintf(dir, sizeof dir, "%s", o->outdir);
         av_message(stderr, "attnviz: note: %s holds the model of an earlier --train (%s); this run replaces it\n",
                 AV_SHOWN_WORD(dir, 349), earlier[i]);
+        if (!names[i][0]) note_parent_comparison(o->outdir);
     }
 }
 
