@@ -732,6 +732,15 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "3\u30001 >", "token 1 [<0xE3>] is the first of 3 bytes of U+3000, the full-width (ideographic) space: "
          "type a half-width space (半角)"},
         {0, "3，1 >", "token 1 [<0xEF>] is the first of 3 bytes of '，' (U+FF0C), the full-width form of ','"},
+        /* a list separator gets what to type instead: "3,1,4 >" and "3、1、4 >" were told only that ',' or '、' "is not
+         * a digit or >" (a learner's pass); the task's text (docs/train.md) is tokens with one space between them */
+        {0, "3,1,4 >", "token 1 [,] is not a digit or >; separate the tokens with one space instead. Its"},
+        {0, "3;1;4 >", "token 1 [;] is not a digit or >; separate the tokens with one space instead. Its"},
+        {0, "3、1、4 >", "token 1 [<0xE3>] is the first of 3 bytes of '、' (U+3001), not a digit or >; "
+         "separate the tokens with one space instead. Its"},
+        {0, "3，1 >", "the half-width ',' is not a digit or > either; separate the tokens with one space instead. Its"},
+        {1, "k,q,a", "token 1 [,] is not a lowercase letter; separate the tokens with one space instead. Its"},
+        {0, "3.1 >", "token 1 [.] is not a digit or >. Its"}, /* not a separator: no such advice */
         {1, "ｋ ｑ ａ", "token 0 [<0xEF>] is the first of 3 bytes of 'ｋ' (U+FF4B), the full-width form of 'k': type "
          "the half-width 'k' (半角). Its"},
         {1, "k qa z", "token 2 [a] has no space before it: 'qa' is two letters, and the task's text has one space"},

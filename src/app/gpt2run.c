@@ -725,8 +725,12 @@ static void note_outside_task(av_gpt2run *r) {
     /* kept for the figures and the page, which said nothing of it (a figure-maker's report) */
     if (bad >= 0) snprintf(r->outside, sizeof r->outside, "token %d [%.60s] %s", bad, label, why);
     else snprintf(r->outside, sizeof r->outside, "%s", why);
-    av_message(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s. Its continuation "
-            "need not be the task's answer, however probable it looks\n", r->dir_shown, r->task, what, r->outside);
+    /* "3,1,4 >" and "3、1、4 >" were told only that ',' or '、' "is not a digit or >", not what to type instead (a
+     * learner's pass); the figures' titles keep r->outside as it is */
+    const char *sep = av_task_separator_at(r->ids, r->T, bad) ? "; separate the tokens with one space instead" : "";
+    av_message(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s%s. Its "
+            "continuation need not be the task's answer, however probable it looks\n", r->dir_shown, r->task, what,
+            r->outside, sep);
 }
 
 /* Every file a folder's load reads but a Llama folder's shards, which its

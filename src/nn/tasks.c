@@ -332,6 +332,18 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
     return 1;
 }
 
+int av_task_separator_at(const int32_t *ids, int T, int k) {
+    char t[16];
+    unsigned cp = 0;
+    int len;
+    if (k < 0 || k >= T) return 0;
+    if (!non_ascii_at(ids, T, k, &cp, &len)) {
+        if (av_toy_token_text(ids[k], t) != 0 || !t[0] || t[1]) return 0;
+        cp = (unsigned char)t[0];
+    }
+    return cp == ',' || cp == ';' || cp == 0xFF0C || cp == 0xFF1B || cp == 0x3001;
+}
+
 int av_task_ids_whole_example(av_task_kind kind, const int32_t *ids, int T) {
     int bad;
     char why[160];

@@ -151,6 +151,13 @@ int av_task_find(const char *name);
  * answer: after a comes z, the letter after the first a (token 2)"). */
 int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, char *why, size_t n);
 
+/* 1 if token k of ids (T tokens, toy vocabulary ids) is, or starts the bytes
+ * of, a list separator: ',' ';' or the full-width '，' (U+FF0C), '；'
+ * (U+FF1B) or the ideographic comma '、' (U+3001) that a Chinese input method
+ * types; 0 otherwise, and for k outside 0..T-1. The tasks' text separates
+ * its tokens with one space instead ("3 1 4 1 5 >"). */
+int av_task_separator_at(const int32_t *ids, int T, int k);
+
 /* 1 if ids (T tokens) are a whole example of the task, prompt and complete
  * answer, as training saw them ("3 1 4 1 5 > 5 1 4 1 3" for reverse): the
  * first T − 1 tokens are inside the task (av_task_ids_outside 0) and the last
