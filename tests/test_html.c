@@ -473,6 +473,41 @@ static void html_without_a_mask_stores_none(void **state) {
     tu_free(&r);
 }
 
+/* Each run says whether its mask is causal and how many tokens precede --pad-to's <pad>s, so the cell view can
+ * give --explain's reason for a masked cell and its <pad>-query note: the page held the (T, T) mask alone, and
+ * a clicked masked cell read "A[0, 0, 1, 5] = exp(−∞) / 1.1705 = 0.0000" with no reason. "I love you" is 3
+ * tokens: --pad-to 5 adds 2 <pad>s (n_real 3 of T 5); without it n_real is T; --causal is the run's flag. */
+static void html_run_says_causal_and_real_tokens(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *a, *b, *want;
+    } runs[] = {
+        {"--causal", "--pad-to", "\"causal\":true,\"n_real\":3,\"L\":1,\"H\":1,\"T\":5,"},
+        {"--pad-to", "5", "\"causal\":false,\"n_real\":3,\"L\":1,\"H\":1,\"T\":5,"},
+        {"--causal", NULL, "\"causal\":true,\"n_real\":3,\"L\":1,\"H\":1,\"T\":3,"},
+        {NULL, NULL, "\"causal\":false,\"n_real\":3,\"L\":1,\"H\":1,\"T\":3,"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        const char *args[16] = {"-q", "--heads", "1", "-d", "8", "--html", "--no-plot", "-o", f->dir};
+        int n = 9;
+        if (runs[i].a) args[n++] = runs[i].a;
+        if (runs[i].b) args[n++] = runs[i].b;
+        if (runs[i].b && !strcmp(runs[i].b, "--pad-to")) args[n++] = "5";
+        args[n++] = "I love you";
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        assert_int_equal(r.code, 0);
+        char *page = tu_slurp_file(tu_in(f, "attnviz.html"), NULL);
+        assert_non_null(page);
+        if (!strstr(page, runs[i].want)) {
+            const char *at = strstr(page, "\"files_have_layers\"");
+            fail_msg("run %zu: no %s in the page's data: %.160s", i, runs[i].want, at ? at : "(no run)");
+        }
+        free(page);
+        tu_free(&r);
+    }
+}
+
 /* The page holds the trace as printed, and the trace reads W_Q and W_K again
  * after the figures: RoPE's shift check projects X anew, and -v prints the
  * matrices. Both once crashed (exit 139) because the weights were freed before
@@ -1063,6 +1098,7 @@ int main(void) {
         cmocka_unit_test(html_limit_without_html_warns_and_train_needs_model),
         cmocka_unit_test_setup_teardown(html_with_train_warns, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_without_a_mask_stores_none, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(html_run_says_causal_and_real_tokens, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_trace_has_no_thread_count, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_into_an_unwritable_folder_is_exit_1, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(html_docs_pages_are_what_this_build_writes, tu_setup_tmpdir, tu_teardown_tmpdir),

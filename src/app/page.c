@@ -29,7 +29,7 @@ static av_html_run single_run(const av_model *m, const av_tokens *toks, const ch
     run_desc(desc, desc_n, m);
     return (av_html_run){.name = name, .desc = desc, .L = 1, .H = m->cfg.H, .T = m->cfg.T, .D = m->D,
                          .tokens = (const char *const *)toks->tok, .weights = m->att, .scores = m->scores,
-                         .q = m->Q, .k = m->K, .v = m->V, .mask = m->mask,
+                         .q = m->Q, .k = m->K, .v = m->V, .mask = m->mask, .causal = m->cfg.causal, .n_real = m->cfg.n_real,
                          .scale = m->cfg.scale ? 1.0 / sqrt((double)m->D) : 1.0, .unscaled = !m->cfg.scale,
                          .rope = m->cfg.positions == AV_POS_ROPE,
                          .weights_file = dumped ? "weights.npy" : NULL, .scores_file = dumped ? "scores.npy" : NULL};
@@ -290,7 +290,7 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
              L == 1 ? "" : "s", H, H == 1 ? "" : "s", cfg->n_embd, pos, norm, cfg->scale ? "" : " · no scale");
     av_html_run run = {.name = "", .desc = desc, .L = L, .H = H, .T = T, .D = D, .tokens = labels,
                        .weights = a->att, .scores = a->preatt, .q = a->qkvh, .k = a->qkvh + htd,
-                       .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask,
+                       .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask, .causal = 1, /* no <pad> */
                        .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0, .unscaled = !cfg->scale,
                        .rope = cfg->positions == AV_POS_ROPE,
                        .no_scale_why = cfg->scale ? NULL : "the model was trained without it",

@@ -237,6 +237,9 @@ static void run_json(out_t *o, const av_html_run *r, size_t kept, int mode) {
             r->first_layer >= 0 && r->first_layer < r->L ? r->first_layer : 0);
     printf_(o, ",\"layer0\":%d,\"layers_of\":%d", r->layer0 > 0 ? r->layer0 : 0,
             r->layers_of > r->L ? r->layers_of : r->L);
+    /* why a cell is masked, in --explain's words (teach.c explain_cell): the page said nothing for one */
+    printf_(o, ",\"causal\":%s,\"n_real\":%d", r->causal ? "true" : "false",
+            r->n_real > 0 && r->n_real < r->T ? r->n_real : r->T);
     printf_(o, ",\"L\":%d,\"H\":%d,\"T\":%d,\"D\":%d,\"scale\":%.17g,\"unscaled\":%s,\"rope\":%s,\"kept\":%zu,"
             "\"tokens\":[", r->L, r->H, r->T, r->D, r->scale, r->unscaled ? "true" : "false",
             r->rope ? "true" : "false", kept);

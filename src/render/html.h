@@ -27,7 +27,9 @@
  * id="av-data">; tensors are base64 of little-endian float32, C order:
  * weights and scores (L, H, T, T), q, k, v (L, H, T, D); the mask is base64
  * of (T, T) bytes, 1 = masked, or "" when it hides nothing (no mask, or
- * mask NULL); a mask stored counts T·T bytes in the size limit below.
+ * mask NULL); a mask stored counts T·T bytes in the size limit below. Each
+ * run's "causal" (true/false) and "n_real" (1..T) say why a cell is masked
+ * (causal j > i, a <pad> key j >= n_real, else --attn-mask), as --explain.
  *
  * Size limit: when the runs' numbers (4 bytes each) and stored masks (1 byte
  * a cell) exceed AV_HTML_MAX_BYTES,
@@ -66,6 +68,10 @@ typedef struct {
     size_t qkv_layer_stride;   /* floats from layer l to l+1 in q, k, v: 0 = H·T·D (contiguous);
                                 * 3·H·T·D for gpt2.h's qkvh (L, 3, H, T, D) */
     const unsigned char *mask; /* (T, T) 1 = masked, the same in every layer and head; or NULL */
+    int causal;                /* 1: the mask holds the causal mask (a key after its query is masked); with
+                                * n_real it gives the cell view --explain's reason for a masked cell */
+    int n_real;                /* tokens before --pad-to's <pad>s: keys n_real.. are padding, queries
+                                * n_real.. get --explain's <pad>-query note; 0 (or over T) = T, no <pad> */
     double scale;              /* S = q·k × scale: 1/√D, or 1 with --no-scale */
     int unscaled;              /* 1: no ÷√d_k (--no-scale, or a model trained so); 0: scale = 1/√D, which is 1
                                 * too at D = 1, where the cell view said "no ÷√d_k (--no-scale)" of a scaled run */

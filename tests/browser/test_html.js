@@ -153,6 +153,7 @@ async function main() {
     await compareRun(browser, tmp);
     await quantisedRuns(browser, tmp);
     await fullyMaskedRow(browser, tmp);
+    await maskedCellReason(browser, tmp);
     await quotedTitle(browser, tmp);
     await rtlTitle(browser, tmp);
     await rtlCommandLine(browser, tmp);
@@ -1070,6 +1071,53 @@ async function fullyMaskedRow(browser, tmp) {
     check(/row sum/.test(await page.$eval('#view-cell', (e) => e.textContent)), 'row 2 lost its row sum');
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
+  });
+}
+
+/* A clicked masked cell says why it is masked and that its key adds nothing, and a <pad> query's cell ends
+ * with the <pad>-query note, in --explain's words for the same cell (its terminal walk-through): the page
+ * read "A[0, 0, 1, 5] = exp(−∞) / 1.1705 = 0.0000" under "stored score S[0, 0, 1, 5] = 1.9405", with no
+ * word of the causal mask, a <pad> key or --attn-mask's file, and nothing on a <pad> query's row. */
+async function maskedCellReason(browser, tmp) {
+  const mask = path.join(tmp, 'cellmask.npy');
+  writeBoolNpy(mask, [[false, true, false], [false, false, false], [false, false, false]]);
+  const words = (t) => t.replace(/\s+/g, ' ');
+  /* [page, run arguments, cells]: the causal mask beside <pad> keys (j > i wins, as --explain), a <pad> key
+   * without it, a <pad> key and a real key of a <pad> query's row, --attn-mask's file */
+  const cases = [
+    ['mask-causal', ['--heads', '1', '--pad-to', '6', '--causal', 'I love deep learning'], [[1, 5], [1, 2], [5, 4], [5, 0]]],
+    ['mask-pad', ['--heads', '1', '--pad-to', '6', 'I love deep learning'], [[1, 5], [1, 0], [5, 4], [5, 0]]],
+    ['mask-user', ['--heads', '1', '-d', '8', '--attn-mask', mask, 'a b c'], [[0, 1], [0, 2]]],
+  ];
+  await test('html_masked_cell_says_why_as_explain', async () => {
+    for (const [dir, args, cells] of cases) {
+      const out = path.join(tmp, dir);
+      attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      for (const [i, j] of cells) {
+        const ex = attnviz(args.concat(['--no-plot', '-q', '--explain', i + ',' + j]));
+        const why = ex.match(/this cell is masked: (.*?), so S = \u2212\u221e/), none = ex.match(/key \d+ contributes nothing to the output of query \d+\./);
+        const pad = ex.match(/\(query \d+ is <pad>:[^)]*\)/);
+        await view(page, 'matrix');
+        await lib.clickCell(page, 0, i, j);
+        const text = words(await page.$eval('#view-cell', (e) => e.textContent));
+        const at = dir + ' cell (' + i + ', ' + j + ')';
+        const shown = await page.$eval('#view-cell [data-role="masked"]', (e) => e.textContent).catch(() => null);
+        if (why) {
+          check(shown !== null, at + ': --explain says "' + why[0] + '", the page has no such line: ' + text.slice(text.indexOf('row max'), text.indexOf('row max') + 200));
+          check(shown === 'this cell is masked: ' + why[1] + ', so S = \u2212\u221e, exp(\u2212\u221e) = 0 and A[0, 0, ' + i + ', ' + j + '] = 0.',
+            at + ': the page says "' + shown + '", --explain "' + why[0] + '"');
+          check(text.includes(none[0]), at + ': no "' + none[0] + '"');
+          check(!/exp\(\u2212\u221e\) \//.test(text), at + ': still divides exp(\u2212\u221e) by the row sum');
+          check(num(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent)) === 0, at + ': weight not 0');
+        } else check(shown === null && !none, at + ': not masked, but the page or --explain says it is');
+        const note = await page.$eval('#view-cell [data-role="pad-query"]', (e) => e.textContent).catch(() => null);
+        if (pad) check(note === words(pad[0]), at + ': --explain ends "' + words(pad[0]) + '", the page ' + JSON.stringify(note));
+        else check(note === null, at + ': a real query with a <pad> note: ' + note);
+      }
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
   });
 }
 

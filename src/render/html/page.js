@@ -948,7 +948,22 @@
       'so the dot product and the weighted sum are left out; the row below is 8-bit.' }));
     softmaxRow(cv, r, l, h, i, j);
     if (r.Q) weightedSum(cv, r, l, h, i, j);
+    /* a <pad> query's row is not masked, and its output is not used: --explain's note (teach.c pad_query_note);
+     * the page said nothing on row 5 of --pad-to 6 */
+    if (i >= nReal(r))
+      cv.append(el('p', { class: 'note', 'data-role': 'pad-query', text: '(query ' + i + ' is <pad>: the key padding mask hides ' +
+        '<pad> keys, not <pad> queries; a <pad> row still sees the real words, as in PyTorch, and its output o_' + i +
+        ' is simply ignored later)' }));
     box.append(cv);
+  }
+  /* the run's tokens before --pad-to's <pad>s (html.c run_json: n_real) */
+  function nReal(r) { return r.n_real > 0 && r.n_real < r.T ? r.n_real : r.T; }
+  /* why cell (i, j) is masked, in --explain's words (teach.c explain_cell): the causal mask first, then a <pad>
+   * key, else --attn-mask's file */
+  function maskReason(r, i, j) {
+    if (r.causal && j > i) return 'the causal mask hides keys after the query (j > i)';
+    if (j >= nReal(r)) return 'this key is <pad> (key padding mask)';
+    return 'the --attn-mask file masks this pair';
   }
 
   /* "   (= weights.npy[h, i, j])": where --dump keeps the number; (L, H, T, T) files for models */
@@ -999,7 +1014,8 @@
       el('p', { class: 'eq', text: r.unscaled ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
         : '\u00f7\u221ad_k: ' + fmt(sum, PREC + 4) + ' / \u221a' + r.D + ' = ' + fmt(sum * sc, PREC + 4) + '   (computed here in double precision)' }),
       el('p', { class: 'eq' }, 'stored score S[' + [layerName(r, l), h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
-        q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j)));
+        q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j),
+        masked(r, i, j) ? ' (masked: \u2212\u221e before the softmax)' : '')); /* as the matrix tooltip says it */
   }
 
   function softmaxRow(cv, r, l, h, i, j) {
@@ -1034,8 +1050,16 @@
      * checks on a calculator: with --precision 0 it read "exp(0) / 2 = 0.48" (1 / 2 is 0.5; the sum is 2.0776) */
     const at = fW(a), ad = DATA.mode === 0 && !/e/.test(at) && at.includes('.') ? at.length - at.indexOf('.') - 1 : 0;
     const fL = (x) => (ad > q8(r, l, h, 'scores').digits ? fmt(x, ad) : fS(x));
-    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }),
-      el('p', { class: 'eq' }, cell + 'exp(' + (masked(r, i, j) ? '\u2212\u221e' : fL(score(r, l, h, i, j) - mx)) + ') / ' + fL(tot) +
+    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }));
+    /* a masked cell: why, and that it adds nothing, as --explain; it read "A[0, 0, 1, 5] = exp(\u2212\u221e) / 1.1705 =
+     * 0.0000" under the stored score 1.9405, with no word of the mask */
+    if (masked(r, i, j)) {
+      cv.append(el('p', { class: 'eq', 'data-role': 'masked' }, 'this cell is masked: ' + maskReason(r, i, j) +
+        ', so S = \u2212\u221e, exp(\u2212\u221e) = 0 and ' + cell, el('strong', { 'data-role': 'weight', text: '0' }), '.'),
+      el('p', { class: 'eq', text: 'key ' + j + ' contributes nothing to the output of query ' + i + '.' }));
+      return;
+    }
+    cv.append(el('p', { class: 'eq' }, cell + 'exp(' + fL(score(r, l, h, i, j) - mx) + ') / ' + fL(tot) +
         ' = ', el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
