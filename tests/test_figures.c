@@ -2507,6 +2507,41 @@ static void test_weights_source_text_is_tidied(void **state) {
     free(src);
 }
 
+/* A long sentence's title was cut inside a word: docs/figures/paragraph's figures (docs/paragraph.txt) began
+ * "“When Ada opened the old notebook, she fo…”", and "w0 w1 ... w14" "“w0 ... w11 w1…”", which reads as the token
+ * w1 (a lecture-notes author's pass). The cut now comes after the last whole word within the 40 columns, as
+ * Python's textwrap.shorten(text, width=41, placeholder="…") gives each expected text below (run by hand); a first
+ * word wider than that, and Chinese, which breaks between characters (UAX #14 class ID), are cut inside as before. */
+static void test_title_cuts_a_long_sentence_after_a_whole_word(void **state) {
+    fixture *f = *state;
+    static const struct { const char *text, *want; } cases[] = {
+        {"When Ada opened the old notebook, she found her grandmother's recipe",
+         "\xE2\x80\x9CWhen Ada opened the old notebook, she\xE2\x80\xA6\xE2\x80\x9D \xC2\xB7 head 0"},
+        {"w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14",
+         "\xE2\x80\x9Cw0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11\xE2\x80\xA6\xE2\x80\x9D \xC2\xB7 head 0"},
+        {"antidisestablishmentarianism a pneumonoultramicroscopic",
+         "\xE2\x80\x9C" "antidisestablishmentarianism a\xE2\x80\xA6\xE2\x80\x9D \xC2\xB7 head 0"},
+        /* 46 letters in one word: 40 of them, then the ellipsis */
+        {"Pneumonoultramicroscopicsilicovolcanoconiosis is long",
+         "\xE2\x80\x9CPneumonoultramicroscopicsilicovolcanocon\xE2\x80\xA6\xE2\x80\x9D \xC2\xB7 head 0"},
+        /* 24 characters of 2 columns: 20 of them */
+        {"我爱深度学习我爱深度学习我爱深度学习我爱深度学习",
+         "\xE2\x80\x9C\xE2\x81\xA8我爱深度学习我爱深度学习我爱深度学习我爱\xE2\x80\xA6\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tu_result r;
+        RUN(&r, "-q", "-d", "8", "--figures", "heads", "-o", in(f, "cut"), cases[k].text);
+        expect_ok(&r);
+        tu_free(&r);
+        av_png_image img;
+        read_png(in(f, "cut/head0.png"), &img);
+        const char *t = av_png_image_text(&img, "Title");
+        if (!t || strncmp(t, cases[k].want, strlen(cases[k].want)) != 0)
+            fail_msg("'%s' was titled '%s', expected it to start '%s'", cases[k].text, t ? t : "(none)", cases[k].want);
+        av_png_image_free(&img);
+    }
+}
+
 /* Titles start with the sentence (cut past 40 columns) or --title; --prefix
  * goes before every file name. */
 /* A title wrapped over lines keeps an equation whole: a RoPE model's pe.png title ended one line with "θ" and
@@ -3677,6 +3712,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_second_run_into_a_busy_folder_is_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_figures_failing_part_way_say_what_the_folder_holds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_title_cuts_a_long_sentence_after_a_whole_word, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_of_a_small_d_model_keeps_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),

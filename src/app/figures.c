@@ -116,11 +116,14 @@ static int is_separator(const char *s) {
 
 /* out (room bytes) = text cut at whole grapheme clusters, leaving 16 bytes
  * for what follows; with fold, separator runs are one space (none at the
- * ends) and the cut comes past LEAD_COLUMNS columns. A cut text ends in "…".
- * Returns the bytes written. */
+ * ends) and the cut comes past LEAD_COLUMNS columns, after the last whole
+ * word that fits (at a separator, or next to a wide character, between
+ * which Chinese and Japanese text breaks: UAX #14 class ID), as Python's
+ * textwrap.shorten cuts, or inside a first word longer than that. A cut
+ * text ends in "…". Returns the bytes written. */
 static size_t cut_text(char *out, size_t room, const char *text, int fold) {
-    size_t at = 0, len = strlen(text);
-    int cols = 0, space = 0;
+    size_t at = 0, len = strlen(text), brk = 0; /* brk: out's length at the last word boundary */
+    int cols = 0, space = 0, wide = 0;
     if (room) out[0] = 0;
     for (size_t p = 0, k; p < len && at + 16 < room; p += k) {
         k = av_utf8_cluster_len(text + p, len - p);
@@ -133,8 +136,11 @@ static size_t cut_text(char *out, size_t room, const char *text, int fold) {
             p += sep;
             k -= sep;
         }
-        int w = av_utf8_cluster_width(text + p, k) + space;
+        int cw = av_utf8_cluster_width(text + p, k), w = cw + space;
+        if (fold && at && (space || wide || cw == 2)) brk = at;
         if ((fold && cols + w > LEAD_COLUMNS) || at + k + 16 >= room) {
+            /* "“When Ada opened the old notebook, she fo…”" (docs/figures/paragraph) read as a word "fo" */
+            if (fold && brk) at = brk;
             at += (size_t)snprintf(out + at, room - at, "…");
             break;
         }
@@ -143,6 +149,7 @@ static size_t cut_text(char *out, size_t room, const char *text, int fold) {
         at += k;
         cols += w;
         space = 0;
+        wide = cw == 2;
     }
     if (at < room) out[at] = 0;
     return at;

@@ -34,9 +34,11 @@ typedef struct {
 
 /* out (n bytes, n >= 32) = text as every figure's title quotes it (without
  * the quotes): separator runs (tabs, newlines, ...) folded to one space, none
- * at either end, cut at whole grapheme clusters past 40 columns (East Asian
- * wide characters count 2) and then ending in "…"; bytes are kept for the
- * "…" and 16 more. text NULL is "". No errors. */
+ * at either end, cut past 40 columns (East Asian wide characters count 2)
+ * after the last whole word that fits (a separator, or next to a wide
+ * character; inside a longer first word at whole grapheme clusters), as
+ * Python's textwrap.shorten(text, 41, placeholder="…"), and then ending in
+ * "…"; bytes are kept for the "…" and 16 more. text NULL is "". No errors. */
 void av_figures_short_sentence(char *out, size_t n, const char *text);
 
 /* The language the figures set Han characters in for text (UTF-8 or NULL):

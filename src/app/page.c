@@ -168,7 +168,7 @@ static void isolate_rtl(char *title, size_t n) {
  * titles start with it (a teacher's pass: "--title 'Lesson 3: 注意力'" left
  * the page titled with the sentence); else the input text shortened as the
  * figures' titles quote it (figures.h av_figures_short_sentence: 40 columns,
- * then "…"), or without it the first n_real labels joined by spaces; an
+ * to a whole word, then "…"), or without it the first n_real labels joined by spaces; an
  * embedding, override or isolate it leaves open is closed at its end
  * (base/utf8.h av_utf8_bidi_closers), as in the figures' titles: the heading's
  * closing quote, which the page's script writes after it, read turned around
