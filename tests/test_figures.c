@@ -916,6 +916,53 @@ static void test_cut_title_is_warned(void **state) {
         }
 }
 
+/* A --title too long for 3 lines was cut inside a word: `--title "Figure 3: attention weights of a three-head model
+ * on a rather long example sentence used in the lecture notes of week seven, compared ..."` drew its third line
+ * "example sentence used in the lectur…" (a lecture-notes author's pass). The cut now comes after the last whole
+ * word that fits, as Python's textwrap.shorten cuts (it breaks at white space): by hand, the line is the title's
+ * words from "example" to "the", then "…". Every cut line of titles of 10 to 40 words of 3 to 11 letters must end
+ * in a whole word of the title followed by "…". */
+static void test_cut_title_line_ends_with_a_whole_word(void **state) {
+    fixture *f = *state;
+    static const char *title = "Figure 3: attention weights of a three-head model on a rather long example sentence "
+                               "used in the lecture notes of week seven, compared across sinusoidal and rotary "
+                               "position encodings with and without the causal mask applied";
+    tu_result r;
+    RUN(&r, "-q", "--format", "svg", "--title", title, "-o", in(f, "cw"), "a b");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = tu_slurp_file(in(f, "cw/head0.svg"), NULL);
+    assert_non_null(svg);
+    if (!strstr(svg, "font-weight=\"bold\">example sentence used in the\xE2\x80\xA6</text>"))
+        fail_msg("the third title line does not end \"example sentence used in the…\": %s", svg);
+    free(svg);
+    static const char *words[] = {"tokens", "attention", "softmax", "key", "query", "projections", "sum", "weighted",
+                                  "heads", "positional", "mask"};
+    for (int n = 10; n <= 40; n += 3) {
+        char t[600] = "";
+        for (int k = 0; k < n; k++) {
+            if (k) strcat(t, " ");
+            strcat(t, words[(k * 7) % 11]);
+        }
+        RUN(&r, "-q", "--format", "svg", "--figures", "heads", "--title", t, "-o", in(f, "cw"), "a b");
+        expect_ok(&r);
+        tu_free(&r);
+        svg = tu_slurp_file(in(f, "cw/head0.svg"), NULL);
+        assert_non_null(svg);
+        for (const char *p = strstr(svg, "font-weight=\"bold\">"); p; p = strstr(p + 1, "font-weight=\"bold\">")) {
+            const char *line = p + strlen("font-weight=\"bold\">"), *end = strstr(line, "\xE2\x80\xA6</text>");
+            const char *close = strstr(line, "</text>");
+            if (!end || end != close - 3) continue; /* not a cut line */
+            char whole[600];
+            snprintf(whole, sizeof whole, " %.*s ", (int)(end - line), line);
+            char padded[620];
+            snprintf(padded, sizeof padded, " %s ", t);
+            if (!strstr(padded, whole)) fail_msg("%d words: a cut line '%.*s…' ends inside a word", n, (int)(end - line), line);
+        }
+        free(svg);
+    }
+}
+
 /* ---------------------------------------------------------------- determinism, formats */
 
 /* The same command twice gives the same bytes, PNG and SVG. */
@@ -3729,6 +3776,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_marks_after_a_space_stay_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kernel_other_than_autos_is_another_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_title_is_warned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cut_title_line_ends_with_a_whole_word, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
 }

@@ -1232,6 +1232,28 @@ static int break_between(unsigned a, unsigned b) {
     return av_utf8_cp_width(a) == 2 || av_utf8_cp_width(b) == 2;
 }
 
+/* A malloc'd copy of the title line s that fits max_w px at size (bold):
+ * fit_text's, but a cut comes after the last whole word (break_between) of
+ * what fits, spaces dropped, then "…", as Python's textwrap.shorten cuts:
+ * a --title's third line ended "... used in the lectur…". A line with no
+ * break in what fits is cut inside at whole clusters. NULL on OOM. */
+static char *fit_title_line(const char *s, float size, float max_w) {
+    char *out = fit_text(s, size, 1, max_w);
+    if (!out || strcmp(out, s) == 0) return out;
+    size_t kept = strlen(out) - 3, len = strlen(s), brk = 0; /* kept: the bytes before the "…" */
+    unsigned prev = 0;
+    for (size_t at = 0; at <= kept && at < len;) {
+        size_t n = av_utf8_cluster_len(s + at, len - at);
+        unsigned cp = cluster_cp(s + at, n);
+        if (at > 0 && break_between(prev, cp)) brk = at;
+        prev = cp;
+        at += n;
+    }
+    while (brk > 0 && (s[brk - 1] == ' ' || s[brk - 1] == '\t')) brk--;
+    if (brk > 0) memcpy(out + brk, "\xE2\x80\xA6", 4);
+    return out;
+}
+
 /* s[from..to) without its leading and trailing white space, as a line:
  * appended to t (its width kept in t->w), cut with "…" past max_w.
  * 0 or -1 (OOM). */
@@ -1242,7 +1264,7 @@ static int title_add_line(title_lines *t, const char *s, size_t from, size_t to,
     if (!piece) return -1;
     memcpy(piece, s + from, to - from);
     piece[to - from] = 0;
-    char *fitted = fit_text(piece, size, 1, max_w);
+    char *fitted = fit_title_line(piece, size, max_w);
     if (fitted && strcmp(fitted, piece) != 0) t->cut = 1;
     free(piece);
     if (!fitted) return -1;
@@ -1347,7 +1369,7 @@ static int title_make(title_lines *t, const char *title, float size, float max_w
         if (!piece) return -1;
         memcpy(piece, p, (size_t)(best - p));
         piece[best - p] = 0;
-        char *fitted = fit_text(piece, size, 1, max_w);
+        char *fitted = fit_title_line(piece, size, max_w);
         if (fitted && strcmp(fitted, piece) != 0) t->cut = 1;
         free(piece);
         if (!fitted) return -1;

@@ -165,9 +165,10 @@ typedef struct {
     size_t user_title;       /* the first bytes of every title are the user's own (--title):
                               * they never widen the figure; a piece of them wider than it
                               * wraps over up to 3 lines (at spaces, or between CJK
-                              * characters), the rest cut with "…" (the metadata keeps them
+                              * characters), the rest cut after a whole word with "…"
+                              * (plot.c fit_title_line; the metadata keeps them
                               * whole); 0 = every " · " piece may widen the figure up to its
-                              * bound, and one wider than the bound is cut with "…" */
+                              * bound, and one wider than the bound is cut the same way */
     const char *mask_legend; /* the hatched cells' legend entry, UTF-8, one line beside the
                               * swatch, e.g. AV_TRAIN_MASK_TEXT (trainfig.h) for a training
                               * run's causal mask; NULL = AV_PLOT_LEGEND_SCORES when the panels
