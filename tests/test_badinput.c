@@ -1095,7 +1095,10 @@ static const bad_case kCases[] = {
     {"weights_X_other_d_model_hint", 2, "X.npy has shape (4, 16); expected (4, 8) (X is (T, d_model); T counts every token, <pad> included); this file is for d_model 16: add --d-model 16", {W8, "--weights", "@/in/w", S4}, prep_x_width, 0, NULL, 0},
     {"weights_nan", 2, "@/in/w/W_Q.npy contains NaN at index 5 (row 0, column 5); every value must be finite", {W8, "--weights", "@/in/w", S4}, prep_w_nan, 0, NULL, 0},
     {"weights_inf", 2, "@/in/w/W_K.npy contains -Inf at index 9 (row 1, column 1)", {W8, "--weights", "@/in/w", S4}, prep_w_inf, 0, NULL, 0},
-    {"weights_overflow_float32", 2, "overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},
+    /* the message names the folder, as --model's does: it named none, "attnviz: error: the scores Q·Kᵀ/√d_k
+     * overflowed ..."; by hand, X ~ N(0, 1) and W_Q = W_K = 1e30 everywhere make each q·k about (8 · 1e30)² · x, past
+     * float32's 3.4e38 */
+    {"weights_overflow_float32", 2, "attnviz: error: --weights @/in/w: the scores Q·Kᵀ/√d_k overflowed float32", {W8, "--weights", "@/in/w", S4}, prep_w_huge_values, 0, NULL, 0},
     {"weights_not_npy", 2, "@/in/w/W_Q.npy: not a .npy file (bad magic", {W8, "--weights", "@/in/w", S4}, prep_w_not_npy, 0, NULL, 0},
     {"weights_folder_empty", 2, "holds none of X.npy, W_Q.npy, W_K.npy, W_V.npy, W_O.npy", {W8, "--weights", "@/in/w", S4}, prep_w_empty, 0, NULL, 0},
     /* a --train or Hugging Face model folder: the way on is --model, not "only .npy files are read" */

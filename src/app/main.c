@@ -176,7 +176,7 @@ static av_status run_model(run *r, av_config *cfg, av_err *err) {
         av_warn_later("--seed %llu has no effect: --weights %s gave X.npy and all four W (nothing is drawn at random)",
                       (unsigned long long)o->seed, o->weights_dir);
     if (o->attn_mask && (st = av_load_attn_mask(&r->m, o->attn_mask, err))) return st;
-    return av_model_forward(&r->m, err);
+    return av_weights_of_folder(o->weights_dir, av_model_forward(&r->m, err), err);
 }
 
 /* 1 when folders a and b each hold a model.safetensors of the same size and the same CRC-32 of every byte
@@ -347,7 +347,8 @@ static av_status write_outputs(run *r, av_err *err) {
     if (!st && o->dump_dir) av_dump_note_leftovers(o->dump_dir); /* before its own temporaries are there */
     if (!st) note_training_folder(o, "--dump", o->dump_dir);
     if (!st && o->compare) {
-        st = av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare, o->html, err);
+        st = av_weights_of_folder(o->weights_dir, av_compare_run(&r->cmp, &r->m, (av_compare_kind)o->compare,
+                                                                 o->html, err), err);
         av_err why = {{0}}; /* the refusal --positions rope gives, with its choices (av_rope_dk_check) */
         if (!st && r->cmp.left_out[0] && av_rope_dk_check(r->m.cfg.C, r->m.cfg.H, r->m.cfg.d_model_from, &why))
             av_message(stderr, "attnviz: note: --compare %s leaves out rope: %s\n", av_compare_name(o->compare),

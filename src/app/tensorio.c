@@ -559,6 +559,12 @@ static void weights_dir_unread(const char *dir, char *out, size_t cap, char *hin
     if (other && used < hcap) snprintf(hints + used, hcap - used, "; only .npy files are read");
 }
 
+av_status av_weights_of_folder(const char *dir, av_status st, av_err *err) {
+    if (!dir || st != AV_EUSAGE || !err->overflowed) return st;
+    av_err inner = *err;
+    return av_fail(err, st, "--weights %s: %s", AV_SHOWN_WORD(dir, 201), inner.msg);
+}
+
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err) {
     struct stat st;
     char named[4200]; /* the folder in messages, as a user's path is shown, one shell word (av_shown_word): -w $'x\u202eq'

@@ -95,6 +95,13 @@ int av_weights_are_random(const av_weights_source *src);
  * layout); AV_ERUNTIME for a folder or file that exists but cannot be read. */
 av_status av_load_weights(av_model *m, const char *dir, av_weights_source *src, av_err *err);
 
+/* st from a forward pass of weights loaded from folder dir (--weights DIR): a value that left float32
+ * (err->overflowed, set by nn/model.c's check) is said of the folder, "--weights DIR: the scores Q·Kᵀ/√d_k
+ * overflowed float32 ...", dir quoted as av_shown_word quotes it, as --model's is (app/gpt2run.c), where it named
+ * no folder and a user of several could not tell which one it meant; dir NULL (random weights) or any other error
+ * is left as it is. Returns st. */
+av_status av_weights_of_folder(const char *dir, av_status st, av_err *err);
+
 /* When --weights gave X.npy (src->x_file) and dir also holds the tokens.txt
  * that --dump writes beside it, compare its lines with toks (T labels, <pad>
  * included): if they differ, print a note to f naming the first token that
