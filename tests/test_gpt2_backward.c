@@ -14,6 +14,7 @@
 typedef float fx_f32;
 #include "nn/embed.h"
 #include "nn/gpt2_batch.h"
+#include "nn/optim.h"
 #include "train_fixture.h"
 
 /* The packed batch (gpt2_batch.h) on the fixture's batch: grads (zeroed here)
@@ -199,6 +200,32 @@ static void test_packed_batch_refuses_more_tokens_than_wpe_rows(void **state) {
     av_gpt2_batch_free(&bt);
 }
 
+/* av_schedule_parse's refusal quotes the value as the CLI's messages do (one shell word, GNU ls
+ * --quoting-style=shell-escape): '%.100s' kept 99 x's and the first byte of 深 (0xE6, half a character,
+ * U+FFFD on a terminal) of x*99 + "深" with no sign of the cut, printed a newline raw, and wrote 'it's', an open
+ * quote to a shell. By hand: 102 bytes do not fit the 104-byte buffer's word room; its longest start whose word
+ * fits 99 bytes with its NUL is 98 x's, then the closing quote and "...". */
+static void test_schedule_refusal_quotes_its_value(void **state) {
+    (void)state;
+    av_schedule s = AV_SCHED_COSINE;
+    av_err err = {{0}};
+    char name[128], want[256];
+    memset(name, 'x', 99);
+    strcpy(name + 99, "\xE6\xB7\xB1"); /* 深 */
+    assert_int_equal(av_schedule_parse(name, &s, &err), AV_EUSAGE);
+    memset(want, 0, sizeof want);
+    strcpy(want, "--schedule '");
+    memset(want + 12, 'x', 98);
+    strcat(want, "'... is not a schedule (allowed: cosine, noam, constant)");
+    assert_string_equal(err.msg, want);
+    assert_int_equal(av_schedule_parse("co\nsine", &s, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "--schedule 'co<U+000A>sine' is not a schedule (allowed: cosine, noam, constant)");
+    assert_int_equal(av_schedule_parse("it's", &s, &err), AV_EUSAGE);
+    assert_string_equal(err.msg, "--schedule 'it'\\''s' is not a schedule (allowed: cosine, noam, constant)");
+    assert_int_equal(av_schedule_parse("noam", &s, &err), AV_OK);
+    assert_int_equal(s, AV_SCHED_NOAM);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradients_equal_torch_autograd),
@@ -207,6 +234,7 @@ int main(void) {
         cmocka_unit_test(test_fast_gelu_matches_reference),
         cmocka_unit_test(test_fast_causal_attention_matches_reference),
         cmocka_unit_test(test_packed_batch_refuses_more_tokens_than_wpe_rows),
+        cmocka_unit_test(test_schedule_refusal_quotes_its_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

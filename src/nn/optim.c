@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/utf8.h"
+
 double av_lr_at(const av_adamw *o, int t) {
     if (t < 1) t = 1;
     switch (o->schedule) {
@@ -59,5 +61,8 @@ const char *av_schedule_name(av_schedule s) { return sched_names[s]; }
 av_status av_schedule_parse(const char *name, av_schedule *s, av_err *err) {
     for (int k = 0; k < 3; k++)
         if (strcmp(name, sched_names[k]) == 0) { *s = (av_schedule)k; return AV_OK; }
-    return av_fail(err, AV_EUSAGE, "--schedule '%.100s' is not a schedule (allowed: cosine, noam, constant)", name);
+    /* quoted as one shell word, cut at a whole character with "..." and controls shown: '%.100s' cut a name inside
+     * a character, printed a newline raw and left "it's" an open quote */
+    return av_fail(err, AV_EUSAGE, "--schedule %s is not a schedule (allowed: cosine, noam, constant)",
+                   AV_QUOTED_WORD(name, 104));
 }

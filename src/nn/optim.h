@@ -61,7 +61,9 @@ double grad_sumsq(const float *g, size_t n);
  * into every parameter; av_trainer_step refuses such a step before it asks. */
 double clip_factor(double norm, double max_norm);
 
-/* "cosine" / "noam" / "constant". Errors: AV_EUSAGE naming the value. */
+/* "cosine" / "noam" / "constant". Errors: AV_EUSAGE naming the value as base/utf8.h av_quoted_word quotes it
+ * ("--schedule 'it'\''s' is not a schedule ...", a control as <U+000A>, a value past 98 bytes cut at a whole
+ * character with "..." after its closing quote). */
 av_status av_schedule_parse(const char *name, av_schedule *s, av_err *err);
 /* The name av_schedule_parse reads for s ("cosine", "noam", "constant"), as
  * the header line and config.json write it. s must be a valid av_schedule. */
