@@ -19,6 +19,7 @@
 #include "testutil.h"
 #include "gpt2_fixture.h"
 
+#include "base/utf8.h"
 #include "io/npy.h"
 #include "nn/gpt2.h"
 #include "nn/gpt2_decode.h"
@@ -420,6 +421,26 @@ static void test_config_json_claims_gpt2_only_when_hf_computes_it(void **state) 
     }
 }
 
+/* The warning of a config.json that claims GPT-2 but is not one names the file as the caller shows it, here a quoted
+ * shell word of 263 bytes: "%.200s" kept its first 200 bytes, which end inside the 64th 深 (10 + 63 · 3 = 199) and
+ * lose the closing quote, so the warning was not UTF-8 and opened a quote it never closed. Now the name's start and
+ * end are kept at whole characters, the end with "config.json'" whole. */
+static void test_claim_warning_names_a_long_file_whole(void **state) {
+    (void)state;
+    char name[300] = "'/tmp/a b/";
+    for (int i = 0; i < 80; i++) strcat(name, "\xE6\xB7\xB1"); /* 深 */
+    strcat(name, "/config.json'");
+    static const char json[] = "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, "
+                               "\"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"norm\": \"post\"}}";
+    av_gpt2_config c;
+    av_err err = {{0}}, u = {{0}};
+    assert_int_equal(av_gpt2_config_parse(&c, json, strlen(json), name, &err), AV_OK);
+    assert_int_equal(av_utf8_check(c.warning, strlen(c.warning), &u), AV_OK);
+    assert_non_null(strstr(c.warning, "\xE6\xB7\xB1/config.json': model_type \"gpt2\" claims a Hugging Face GPT-2, but "
+                                      "attnviz.norm \"post\" is not one"));
+    assert_true(strncmp(c.warning, "'/tmp/a b/\xE6\xB7\xB1", 13) == 0);
+}
+
 /* One key, one limit: n_layer 0 said "outside 1..128" and 1e12 "a whole number of at most 1e9". For each
  * size key of GPT2Config, the range the message gives for 0 is the one it gives for 1e12, -1e12 and 1e400
  * (infinity to cJSON), and the message names the value. */
@@ -499,6 +520,11 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": -1e400}", "config.json: n_inner (a number past -1.797e308) is not supported"},
         /* n_embd past its range with an n_inner: 4·n_embd overflowed an int before n_embd was checked */
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 1000000000, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 64}", "config.json: n_embd 1000000000 is outside 1..4096"},
+        /* the value as JSON spells it (io/jsonval.h av_json_shown): "%.40s" printed the \n raw, splitting the message
+         * in two lines, and cut 39 x's and 深 after the 40th byte, inside 深 (its lead byte alone, U+FFFD to a
+         * terminal) with no sign of the cut; by hand: '"' and 39 x's are 40 bytes, the 41st starts 深, so "…" there */
+        {"{\"model_type\": \"bert\\nfoo\\\"x\", \"n_layer\": 2}", "config.json: model_type \"bert\\nfoo\\\"x\" is not supported (allowed: gpt2, llama, qwen2)"},
+        {"{\"model_type\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\\u6df1\", \"n_layer\": 2}", "config.json: model_type \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\xE2\x80\xA6 is not supported (allowed: gpt2, llama, qwen2)"},
         {"{\"model_type\": 2, \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "model_type (not a string) is not supported (allowed: gpt2, llama, qwen2)"},
         /* GPT2Config's scale_attn_weights and attnviz.scale say the same thing: a contradiction names both */
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": false contradicts attnviz.scale true"},
@@ -707,6 +733,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_config_parse),
         cmocka_unit_test(test_config_json_claims_gpt2_only_when_hf_computes_it),
+        cmocka_unit_test(test_claim_warning_names_a_long_file_whole),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_config_keys_have_one_limit),
         cmocka_unit_test(test_tensor_table),

@@ -281,17 +281,26 @@ static av_status check_type_claims(av_gpt2_config *c, const cJSON *root, const c
     if (scale_lie)
         snprintf(keys + k, sizeof keys - k, "%sattnviz.scale false (without \"scale_attn_weights\": false)",
                  k ? " and " : "");
+    char file[201]; /* the start and end of a long name, at whole characters: "%.200s" cut its closing quote off
+                     * and split a character at byte 200 */
+    av_utf8_cut_middle(name, strlen(name), file, sizeof file);
     snprintf(c->warning, sizeof c->warning,
-             "%.200s: %s claims a Hugging Face GPT-2, but %s is not one: attnviz follows the attnviz object, while "
-             "transformers would not (it computes a Pre-LN GPT-2 with learned positions%s)", name,
+             "%s: %s claims a Hugging Face GPT-2, but %s is not one: attnviz follows the attnviz object, while "
+             "transformers would not (it computes a Pre-LN GPT-2 with learned positions%s)", file,
              gpt2_type ? "model_type \"gpt2\"" : "architectures [\"GPT2LMHeadModel\"]", keys,
              scale_lie ? " and scores ÷ √d_k" : "");
     return AV_OK;
 }
 
 av_status av_model_type_refused(const char *name, const char *value, int missing, av_err *err) {
-    return av_fail(err, AV_EUSAGE, "%s: model_type %s%.40s%s is not supported (allowed: gpt2, llama, qwen2)", name,
-                   value ? "\"" : "", value ? value : missing ? "(missing)" : "(not a string)", value ? "\"" : "");
+    /* the string as JSON spells it (av_json_shown): "%.40s" cut a value inside a character and printed a \n in it
+     * raw, breaking the message's line */
+    char shown[48];
+    cJSON *j = value ? cJSON_CreateString(value) : NULL;
+    if (value) av_json_shown(shown, sizeof shown, j);
+    cJSON_Delete(j);
+    return av_fail(err, AV_EUSAGE, "%s: model_type %s is not supported (allowed: gpt2, llama, qwen2)", name,
+                   value ? shown : missing ? "(missing)" : "(not a string)");
 }
 
 av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, const char *name, av_err *err) {

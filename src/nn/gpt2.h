@@ -274,7 +274,8 @@ void av_gpt2_acts_free(av_gpt2_acts *a);
 /* The refusal of a config.json whose model_type no loader reads (name: the
  * file, for the message): value is the JSON string, or NULL when model_type is
  * missing (missing = 1) or not a string. Always returns AV_EUSAGE:
- * 'config.json: model_type "mistral" is not supported (allowed: gpt2, llama, qwen2)'. */
+ * 'config.json: model_type "mistral" is not supported (allowed: gpt2, llama, qwen2)', the value as
+ * io/jsonval.h av_json_shown spells it (JSON escapes, cut to 40 bytes at a whole character with "…"). */
 av_status av_model_type_refused(const char *name, const char *value, int missing, av_err *err);
 
 
