@@ -1714,6 +1714,48 @@ static void test_bad_checkpoints(void **state) {
     }
 }
 
+/* The command a cache folder's message gives to paste was cut to 400 bytes with no sign of it: for a snapshot under
+ * 200 a's and 60 深, "run that folder: attnviz --model /tmp/…/深深深/mo TEXT" named a folder that is not there.
+ * A word longer than 400 bytes is now cut at a whole character (its closing quote kept) with "..." after it, as
+ * the prose's names are (av_shown_word); the shorter cache folder above is given whole. */
+static void test_model_hf_cache_long_command_is_marked_cut(void **state) {
+    tu_fixture *f = *state;
+    char cache[1200], path[4400], want[4600];
+    int at = snprintf(cache, sizeof cache, "%s/", f->dir);
+    for (int i = 0; i < 200; i++) cache[at++] = 'a';
+    cache[at] = 0;
+    assert_int_equal(mkdir(cache, 0755), 0);
+    strcat(cache, "/");
+    for (int i = 0; i < 60; i++) strcat(cache, "\xE6\xB7\xB1"); /* 深 */
+    assert_int_equal(mkdir(cache, 0755), 0);
+    strcat(cache, "/models--gpt2");
+    assert_int_equal(mkdir(cache, 0755), 0);
+    snprintf(path, sizeof path, "%s/snapshots", cache);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/snapshots/c0ffee", cache);
+    assert_int_equal(mkdir(path, 0755), 0);
+    micro_checkpoint(path, NULL);
+    const char *full = tu_sh_word(path); /* the whole word, past 400 bytes */
+    assert_true(strlen(full) > 400);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", cache, "--no-plot", "hello", NULL);
+    assert_int_equal(r.code, 2);
+    snprintf(want, sizeof want, "; run that folder: attnviz --model ");
+    const char *cmd = strstr(r.err, want);
+    if (!cmd) fail_msg("stderr: %s", r.err);
+    cmd += strlen(want);
+    size_t len = strlen(cmd);
+    if (len < 9 || strcmp(cmd + len - 9, "... TEXT\n") != 0)
+        fail_msg("the command's word has no \"...\" after its cut: %s", cmd);
+    size_t w = (size_t)(strstr(cmd, "... TEXT\n") - cmd), keep = w - (full[0] == '\'');
+    av_err u;
+    assert_true(w <= 397 && w >= 390); /* near the 400 bytes: a whole 深 (3 bytes) and the quotes' room less */
+    assert_int_equal(av_utf8_check(cmd, w, &u), AV_OK);
+    assert_memory_equal(cmd, full, keep); /* a start of the whole word */
+    if (full[0] == '\'') assert_int_equal(cmd[w - 1], '\'');
+    tu_free(&r);
+}
+
 /* --model ~/.cache/huggingface/hub/models--gpt2 (the folder from_pretrained leaves): the files are in
  * snapshots/<commit>/, refs/main names the commit. It said "has no config.json; a GPT-2 model folder holds
  * ...", not where they are; now the snapshot refs/main names is given as the folder to run, and a cache
@@ -4086,6 +4128,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_an_added_tokens_orphaned_id, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_bad_checkpoints, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_hf_cache_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_hf_cache_long_command_is_marked_cut, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_parent_of_model_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_suggested_command_pastes_back_a_control_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

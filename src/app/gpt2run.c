@@ -189,14 +189,28 @@ static int hf_cache_snapshot(char *snap, size_t n, const char *dir) {
     return 1;
 }
 
-/* dir/SUB as one shell word (av_shell_word), for a command to run, into buf (n bytes), SUB the first of the
- * comma-separated names in list ("scale" of "scale, no-scale"); returns buf. */
+/* path as one shell word (av_shell_word) for the command a message gives to run, into buf (n >= 404 bytes): whole
+ * when its word fits 400 bytes, else cut to fit 397 at a whole character or escape, its closing quote kept, and
+ * "..." after it, as av_shown_word marks a cut: a word cut at 400 bytes with no sign of it gave a command to paste
+ * that names another folder ("attnviz --model /tmp/…/深深/snaps TEXT" for .../snapshots/0123abc). Returns buf. */
+static const char *command_word(char *buf, size_t n, const char *path) {
+    size_t m = 16 * strlen(path) + 16; /* room for the whole word: a byte is at most $'\ooo' and its quotes */
+    char *full = malloc(m);
+    if (full) av_shell_word(full, m, path);
+    int cut = full && strlen(full) > 400 && n >= 404;
+    free(full);
+    av_shell_word(buf, cut ? 398 : n < 401 ? n : 401, path);
+    if (cut) strcat(buf, "...");
+    return buf;
+}
+
+/* dir/SUB as one shell word (command_word), for a command to run, into buf (n >= 404 bytes), SUB the first of
+ * the comma-separated names in list ("scale" of "scale, no-scale"); returns buf. */
 static const char *shell_subdir(char *buf, size_t n, const char *dir, const char *list) {
     char sub[64], path[4200];
     snprintf(sub, sizeof sub, "%.*s", (int)strcspn(list, ","), list);
     av_path_join(path, sizeof path, dir, sub);
-    av_shell_word(buf, n < 420 ? n : 420, path); /* at most 400 bytes of it, as the cache folder's command */
-    return buf;
+    return command_word(buf, n, path); /* at most 400 bytes of it, as the cache folder's command */
 }
 
 /* A usage error (exit 2) if the --model folder or its file `name` does not
@@ -276,10 +290,9 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     int cached = strcmp(name, "config.json") ? 0 : hf_cache_snapshot(snap, sizeof snap, dir);
     if (cached > 0) {
         char word[4600];
-        av_shell_word(word, 401, snap); /* whole, with its closing quote, in the %.400s below */
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a Hugging Face cache folder, which "
-                       "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %.400s TEXT",
-                       AV_SHOWN_WORD(dir, 201), word);
+                       "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s TEXT",
+                       AV_SHOWN_WORD(dir, 201), command_word(word, sizeof word, snap));
     }
     if (cached < 0)
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a Hugging Face cache folder, and none "
@@ -311,10 +324,10 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         }
         if (n_inside > 4) snprintf(list + at, sizeof list - at, " and %d more", n_inside - 4);
         av_path_join(first, sizeof first, dir, inside[0]);
-        av_shell_word(word, 401, first); /* whole, with its closing quote, in the %.400s below */
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json, but its folder%s %s hold%s a model%s; "
-                       "--model takes the model's own folder: attnviz --model %.400s TEXT", AV_SHOWN_WORD(dir, 201),
-                       n_inside == 1 ? "" : "s", list, n_inside == 1 ? "s" : "", n_inside == 1 ? "" : " each", word);
+                       "--model takes the model's own folder: attnviz --model %s TEXT", AV_SHOWN_WORD(dir, 201),
+                       n_inside == 1 ? "" : "s", list, n_inside == 1 ? "s" : "", n_inside == 1 ? "" : " each",
+                       command_word(word, sizeof word, first));
     }
     /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a
      * large one save_pretrained split into shards: "has no model.safetensors" named neither file nor the way out
