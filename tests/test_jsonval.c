@@ -211,6 +211,8 @@ static void test_parse_object_refuses_what_follows(void **state) {
          "keeps the last, cJSON the first; is the file damaged?)"},
         {"{\"m\": {\"v\": {\"a\": 0, \"b\": 1, \"a\": 2}}}", 38, "key \"a\" appears twice"},
         {"{\"a\": [{\"k\": 1, \"k\": 1}]}", 25, "key \"k\" appears twice"},
+        /* the key as JSON spells it: "%.80s" printed the decoded \n raw, the message on two lines */
+        {"{\"a\\nb\": 1, \"a\\nb\": 2}", 22, "c.json: key \"a\\nb\" appears twice in one object"},
         {"{\"a\": 1, \"A\": 2, \"b\": {\"a\": 3}}", 31, NULL}, /* case differs; same key in another object */
         {" \n", 2, "c.json: empty file; expected a JSON object"},
         {"", 0, "c.json: empty file; expected a JSON object"},

@@ -311,8 +311,12 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
             }
     const char *dup = duplicate_key(j);
     if (dup) {
-        av_status st = av_fail(err, AV_EUSAGE, "%s%skey \"%.80s\" appears twice in one object (Python's json keeps the "
-                               "last, cJSON the first; is the file damaged?)", name, sep, dup);
+        char key[48]; /* as JSON spells it (av_json_shown): "%.80s" printed a \n in it raw and cut inside a character */
+        cJSON *k = cJSON_CreateString(dup);
+        av_json_shown(key, sizeof key, k);
+        cJSON_Delete(k);
+        av_status st = av_fail(err, AV_EUSAGE, "%s%skey %s appears twice in one object (Python's json keeps the "
+                               "last, cJSON the first; is the file damaged?)", name, sep, key);
         cJSON_Delete(j);
         return st;
     }
