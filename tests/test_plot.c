@@ -91,6 +91,45 @@ static int teardown(void **state) {
     return 0;
 }
 
+/* A cut title line keeps every whole word that fits: for each width, the line returned (before its "…") is a
+ * run of whole words of s, it fits with the "…", and one more word with the "…" would not fit, each measured
+ * here with av_text_measure (the text layout's own width, independent of the cut's code). The cut dropped the
+ * last word that fit when fit_text's cut fell right at its end ("hello world foo bar…" fit at 166 px, size 14,
+ * and the line read "hello world foo…": break_between(r, ' ') is 0, from rereading the change). */
+static void test_title_line_cut_keeps_every_word_that_fits(void **state) {
+    (void)state;
+    static const char *s = "hello world foo bar baz quux and more words here";
+    const char *ell = "\xE2\x80\xA6";
+    int checked = 0;
+    for (float max_w = 60.0f; max_w <= 320.0f; max_w += 2.0f) {
+        char *line = av_plot_fit_title_line(s, 14.0f, max_w);
+        assert_non_null(line);
+        size_t n = strlen(line);
+        if (n < 3 || strcmp(line + n - 3, ell) != 0) { /* whole: it must fit */
+            av_text_metrics m;
+            av_text_measure(line, 14.0f, 1, &m);
+            assert_true(m.width <= max_w);
+            free(line);
+            continue;
+        }
+        size_t k = n - 3; /* the words kept */
+        assert_true(k > 0 && strncmp(line, s, k) == 0 && (s[k] == ' ' || s[k] == 0));
+        char next[128];
+        const char *end = strchr(s + k + 1, ' ');
+        size_t m_len = end ? (size_t)(end - s) : strlen(s);
+        snprintf(next, sizeof next, "%.*s%s", (int)m_len, s, ell);
+        av_text_metrics fits, more;
+        av_text_measure(line, 14.0f, 1, &fits);
+        av_text_measure(next, 14.0f, 1, &more);
+        if (!(fits.width <= max_w)) fail_msg("at %.0f px '%s' is %.1f px wide", max_w, line, fits.width);
+        if (!(more.width > max_w))
+            fail_msg("at %.0f px the line is '%s', but '%s' fits too (%.1f px)", max_w, line, next, more.width);
+        checked++;
+        free(line);
+    }
+    assert_true(checked > 20);
+}
+
 static const char *in_dir(const fixture *f, const char *name) {
     static char buf[4][4200];
     static int slot;
@@ -2020,6 +2059,7 @@ static void test_log_scale_cells(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_title_line_cut_keeps_every_word_that_fits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_size_grows_with_tokens_and_stays_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_png_dimensions_match_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cell_centre_is_viridis_of_weight_t40, setup, teardown),

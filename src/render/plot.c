@@ -1232,12 +1232,11 @@ static int break_between(unsigned a, unsigned b) {
     return av_utf8_cp_width(a) == 2 || av_utf8_cp_width(b) == 2;
 }
 
-/* A malloc'd copy of the title line s that fits max_w px at size (bold):
- * fit_text's, but a cut comes after the last whole word (break_between) of
+/* plot.h. fit_text's, but a cut comes after the last whole word (break_between) of
  * what fits, spaces dropped, then "…", as Python's textwrap.shorten cuts:
  * a --title's third line ended "... used in the lectur…". A line with no
  * break in what fits is cut inside at whole clusters. NULL on OOM. */
-static char *fit_title_line(const char *s, float size, float max_w) {
+char *av_plot_fit_title_line(const char *s, float size, float max_w) {
     char *out = fit_text(s, size, 1, max_w);
     if (!out || strcmp(out, s) == 0) return out;
     size_t kept = strlen(out) - 3, len = strlen(s), brk = 0; /* kept: the bytes before the "…" */
@@ -1245,7 +1244,9 @@ static char *fit_title_line(const char *s, float size, float max_w) {
     for (size_t at = 0; at <= kept && at < len;) {
         size_t n = av_utf8_cluster_len(s + at, len - at);
         unsigned cp = cluster_cp(s + at, n);
-        if (at > 0 && break_between(prev, cp)) brk = at;
+        /* a break before cp, or a word that ends at cp's separator: "hello world foo bar…" fit, and
+         * break_between(r, ' ') is 0, so the cut fell back to "hello world foo…" */
+        if (at > 0 && (break_between(prev, cp) || av_utf8_is_separator(cp))) brk = at;
         prev = cp;
         at += n;
     }
@@ -1264,7 +1265,7 @@ static int title_add_line(title_lines *t, const char *s, size_t from, size_t to,
     if (!piece) return -1;
     memcpy(piece, s + from, to - from);
     piece[to - from] = 0;
-    char *fitted = fit_title_line(piece, size, max_w);
+    char *fitted = av_plot_fit_title_line(piece, size, max_w);
     if (fitted && strcmp(fitted, piece) != 0) t->cut = 1;
     free(piece);
     if (!fitted) return -1;
@@ -1369,7 +1370,7 @@ static int title_make(title_lines *t, const char *title, float size, float max_w
         if (!piece) return -1;
         memcpy(piece, p, (size_t)(best - p));
         piece[best - p] = 0;
-        char *fitted = fit_title_line(piece, size, max_w);
+        char *fitted = av_plot_fit_title_line(piece, size, max_w);
         if (fitted && strcmp(fitted, piece) != 0) t->cut = 1;
         free(piece);
         if (!fitted) return -1;

@@ -384,6 +384,15 @@ int av_plot_fit_dpi(int w, int h, const av_plot_meta *meta);
 av_status av_plot_write(const char *path, const av_dlist *dl, const char *title, const av_plot_meta *meta,
                         av_err *err);
 
+/* A malloc'd copy of the title line s (UTF-8) that fits max_w px at size px,
+ * bold: s itself, or its longest prefix that ends at a whole word (a space,
+ * after a '/', between CJK characters: plot.c's break_between) and fits with
+ * "…" after it, trailing spaces dropped, as Python's textwrap.shorten cuts; a
+ * line with no such break in what fits is cut inside, at whole grapheme
+ * clusters. The third line of a long --title and a " · " piece are cut so.
+ * NULL on OOM. */
+char *av_plot_fit_title_line(const char *s, float size, float max_w);
+
 /* The HEAT item of panel p in dl (colour-bar ramps skipped), or NULL. */
 const av_dl_item *av_plot_panel(const av_dlist *dl, int p);
 
