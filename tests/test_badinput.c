@@ -729,6 +729,9 @@ static const bad_case kCases[] = {
     {"steps_thousands_separator", 2, "--steps '4,000' is not a whole number (the ',' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4,000"}, NULL, 0, NULL, 0},
     {"steps_fullwidth_thousands_separator", 2, "--steps '4，000' is not a whole number (the '，' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4，000"}, NULL, 0, NULL, 0},
     {"heads_thousands_separator_out_of_range", 2, "--heads '1,000' is not a whole number (the ',' between its digits groups thousands, which a number here does not take, and as 1000 it is outside the allowed range too); allowed: 1..64", {"--heads", "1,000", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a first group starting with 0 is no thousands: "0,008" is more likely a decimal comma (0.008), and "type
+     * 0008" ran 8 heads (from a review of the change) */
+    {"heads_comma_leading_zero_no_guess", 2, "--heads '0,008' is not a whole number; allowed: 1..64", {"--heads", "0,008", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_comma_not_groups_no_guess", 2, "--steps '1,00' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1,00"}, NULL, 0, NULL, 0},
     /* a fraction written as a per cent or per mille: 5% = 5/100 = 0.05, ５％ the same in full-width forms (U+FF15,
      * U+FF05), 千分之三 = 3/1000 = 0.003, 百分之五十 = 50/100 = 0.5, 200% = 2, past --vmax's (0, 1] (the man page);

@@ -504,7 +504,7 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
 }
 
 /* " (the ',' between its digits groups thousands, which a number here does not take: type 4000)" into out (cap bytes)
- * when s is a whole number written with thousands separators, ',' or the full-width '，' (U+FF0C) that a Chinese
+ * when s is a whole number that starts with 1..9, written with thousands separators, ',' or the full-width '，' (U+FF0C) that a Chinese
  * input method types, between groups of three digits ("4,000", "1,000,000", "4，000"), or "..., and as 12000 it is
  * outside lo..hi too" outside it; else "". `--steps 4,000` said only "is not a whole number". */
 static void grouping_hint(char *out, size_t cap, const char *s, long long lo, long long hi) {
@@ -523,8 +523,10 @@ static void grouping_hint(char *out, size_t cap, const char *s, long long lo, lo
         memcpy(sep, c, sl), sep[sl] = 0;
         c += sl, groups++, group = (size_t)-1;
     }
-    if (!groups || group != 3) return;
     num[k] = 0;
+    /* "0,004" is a decimal comma more likely than thousands (it said "type 0004", and --heads 0,008 "type 0008",
+     * which runs 8 heads): a number with groups starts with 1..9, as 4,000 does */
+    if (!groups || group != 3 || num[*num == '-' || *num == '+'] == '0') return;
     errno = 0;
     long long v = strtoll(num, NULL, 10);
     if (errno == ERANGE || v < lo || v > hi)
