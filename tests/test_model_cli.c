@@ -2230,6 +2230,21 @@ static void test_added_tokens_json_is_not_ignored(void **state) {
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
+    /* a token "a" and 25 深 (76 bytes) is shown by its first 60 bytes or fewer at a whole character, "a" and 19 深
+     * (58 bytes), and "..." (it was cut at byte 60, inside the 20th 深: from a review of the change) */
+    char token[128] = "\"a", seen[128] = "(\"a";
+    for (int k = 0; k < 25; k++) strcat(token, "深");
+    strcat(token, "\": 50257}");
+    char body[160];
+    snprintf(body, sizeof body, "{%s", token);
+    snprintf(path, sizeof path, "%s/added_tokens.json", dir);
+    write_text(path, body, strlen(body));
+    run_attnviz(&r, NULL, "--model", dir, "--no-plot", "Hi", NULL);
+    for (int k = 0; k < 19; k++) strcat(seen, "深");
+    strcat(seen, "...\" at id 50257)");
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, seen)) fail_msg("no %s in: %s", seen, r.err);
+    tu_free(&r);
     /* an added_tokens.json whose token vocab.json holds at that id changes nothing: still vocab.json */
     snprintf(path, sizeof path, "%s/added_tokens.json", dir);
     write_text(path, "{\"<|endoftext|>\": 50256}", 24);
@@ -3990,6 +4005,31 @@ static void test_generate_fits_a_narrow_terminal(void **state) {
     tu_free(&piped);
 }
 
+/* The same when --generate can add nothing (from a review of the change): with an input already at the model's
+ * 32 positions, `attnviz --no-plot -q --model DIR --generate 3` and 32 digits printed at 40 columns 'text: "3 1
+ * 4 1 5 9 2 6 5 3' and the rest of the quoted input on two more lines, breaks that took its spaces, while the
+ * line above it was wrapped as it should be. The quoted input is the pipe's line, whole. */
+static void test_generate_nothing_keeps_the_quoted_input_whole(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy64"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    static const char in[] = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5"; /* 32 tokens */
+    const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--model", dir, "--generate", "3", in, NULL};
+    char *out = malloc(TU_CAP + 1);
+    assert_non_null(out);
+    int status = tu_run_pty(argv, 40, out, TU_CAP + 1);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char line[256];
+    snprintf(line, sizeof line, "\n              text: \"%s\" (the input, nothing added)\n", in);
+    if (!strstr(out, line)) fail_msg("the quoted input is not whole on its line at 40 columns:\n%s", out);
+    if (!strstr(out, "  generate    no tokens: the input is\n")) fail_msg("the line above it is not wrapped:\n%s", out);
+    free(out);
+}
+
 /* --model --compare scale's table was unreadable at a narrow terminal: at 40 columns `attnviz --no-plot -q --model
  * DIR --compare scale "3 1 4 1 5 >"` printed "  setting            mean max weight", then "mean entropy (nats)"
  * and "max |ΔA| vs first" alone under column 21, and each row broken, "  scaled ÷√d_k (own)          0.4099"
@@ -4097,6 +4137,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trace_keeps_a_formulas_bracket_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_keeps_no_word_alone_at_40_columns, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_generate_nothing_keeps_the_quoted_input_whole, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_table_at_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_fits_a_narrow_terminal, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -389,6 +389,16 @@ static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *er
  * match such a token in the text and give its id; vocab.json and merges.txt split "<pad>" into [<] [pad] [>].
  * Errors, AV_EUSAGE: av_read_regular_file's, av_json_parse_object's, and a value that is no id ("PATH: \"<pad>\"
  * is \"x\"; it must be a token id, a whole number from 0", av_json_wrong_kind). */
+/* An added token's text into out (cap bytes, at least 80), controls as <U+XXXX>: whole up to 60 bytes, else its
+ * first 60 bytes or fewer, at a whole character, and "..." (a token of 25 深 was cut at byte 60, inside a
+ * character, and printed as "深…深\xE6\xB7" with no sign of the cut: from a review of the change). */
+static void added_token_shown(char *out, size_t cap, const char *s) {
+    size_t k = strlen(s), m = k < 60 ? k : 60;
+    while (m < k && m > 0 && ((unsigned char)s[m] & 0xC0) == 0x80) m--; /* s[m] continues a character */
+    av_utf8_escape_controls(s, m, out, cap - 4, 0);
+    if (m < k) strcat(out, "...");
+}
+
 static av_status count_added_tokens(const av_bpe *bpe, const char *path, int *n, char *first, size_t cap, int *id,
                                     av_err *err) {
     char *text = NULL, named[4200], key[96];
@@ -402,11 +412,11 @@ static av_status count_added_tokens(const av_bpe *bpe, const char *path, int *n,
         size_t k = strlen(e->string);
         if (!cJSON_IsNumber(e) || e->valuedouble != floor(e->valuedouble) || e->valuedouble < 0 ||
             e->valuedouble > INT32_MAX) {
-            av_utf8_escape_controls(e->string, k < 60 ? k : 60, first, cap, 0);
+            added_token_shown(first, cap, e->string);
             snprintf(key, sizeof key, "\"%s\"", first);
             st = av_json_wrong_kind(named, key, e, "a token id, a whole number from 0", err);
         } else if (av_bpe_find(bpe, e->string, k) != (int32_t)e->valuedouble && (*n)++ == 0) {
-            av_utf8_escape_controls(e->string, k < 60 ? k : 60, first, cap, 0);
+            added_token_shown(first, cap, e->string);
             *id = (int)e->valuedouble;
         }
     }
@@ -1223,10 +1233,14 @@ static av_status generate_to(gen_out *g, const av_gpt2run *r, int n, int progres
         const char *at = T > cap ? "past" : "already"; /* a RoPE model runs a longer input; learned ones refuse it */
         av_message(stderr, "attnviz: warning: the input is %d token%s, %s the maximum length of %d position%s (%s), "
                 "so --generate %d can generate no tokens\n", T, T == 1 ? "" : "s", at, cap, cap == 1 ? "" : "s", why, n);
-        fprintf(f, "  generate    no tokens: the input is %s%s the maximum length of %d position%s (%s)\n"
-                "              text: ", at, T > cap ? "" : " at", cap, cap == 1 ? "" : "s", why);
+        fprintf(f, "  generate    no tokens: the input is %s%s the maximum length of %d position%s (%s)\n", at,
+                T > cap ? "" : " at", cap, cap == 1 ? "" : "s", why);
+        pass_on_as(g, 0); /* the line above at the terminal's width, the quoted text as it is (as below) */
+        f = g->ms ? g->ms : g->f;
+        fprintf(f, "              text: ");
         av_print_quoted(f, r->text ? r->text : "", r->text ? strlen(r->text) : 0);
         fprintf(f, " (the input, nothing added)\n");
+        pass_on(g);
         return AV_OK;
     }
     int32_t *ids = malloc((size_t)(T + steps) * sizeof *ids);
