@@ -833,6 +833,14 @@ static const bad_case kCases[] = {
      * is no ordinal, so no guess */
     {"layer_ordinal", 2, "--layer '第一层' is not a layer number (第一层 is the 1st, and --layer counts from 0: type --layer 0); allowed: 0..L-1", {"--layer", "第一层", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_ordinal_twelfth", 2, "--layer '第十二层' is not a layer number (第十二层 is the 12th, and --layer counts from 0: type --layer 11); allowed: 0..L-1", {"--layer", "第十二层", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* an ordinal given to a count or a number, not an index: 第八 is the 8th, so --heads 8 (no count from 0); 第
+     * 8 and 第８个 (U+FF18 is 8, UnicodeData.txt's <wide> 0038) the same; 第八十 is 80, past --heads' 1..64; 第零 is
+     * no ordinal (it said only "is not a whole number" for all of them) */
+    {"heads_ordinal_count", 2, "--heads '第八' is not a whole number (第八 is the 8th: --heads takes the number itself, type --heads 8); allowed: 1..64", {"--heads", "第八", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_ordinal_fullwidth_count", 2, "--heads '第８个' is not a whole number (第８个 is the 8th: --heads takes the number itself, type --heads 8, 半角); allowed: 1..64", {"--heads", "第８个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_ordinal_count_out_of_range", 2, "--heads '第八十' is not a whole number (第八十 is the 80th: --heads takes the number itself, and as 80 it is outside the allowed range too); allowed: 1..64", {"--heads", "第八十", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_ordinal_count", 2, "--steps '第 100' is not a whole number (第 100 is the 100th: --steps takes the number itself, type --steps 100); allowed: 1..1000000", {"--train", "reverse", "--steps", "第 100"}, NULL, 0, NULL, 0},
+    {"heads_ordinal_zero_no_guess", 2, "--heads '第零' is not a whole number; allowed: 1..64", {"--heads", "第零", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"head_ordinal", 2, "--head '第一个' is not a whole number (第一个 is the 1st, and --head counts from 0: type --head 0); allowed: 0..H-1", {"--head", "第一个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_docs_index", 2, "--layer '第 1 层' is not a layer number (the 第 and 层 around the number are not part of it: type --layer 1; --layer counts from 0 (the docs' 第 0 层 is layer 0): for the 1st, type --layer 0); allowed: 0..L-1", {"--layer", "第 1 层", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* 第1个 in digits is the docs' index (docs/train.zh.md's 第 0 层 and 第 1 层 are layers 0 and 1, reading-heads.zh.md's

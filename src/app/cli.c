@@ -709,29 +709,63 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
                   "range too)", num);
 }
 
-void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, long long hi) {
-    char t[64], num[64], post[32] = "";
+/* 1 if s is an ordinal, 第 then a whole number (ASCII spaces inside dropped) in ASCII digits, full-width digits
+ * (*wide = 1: "第１") or Chinese numerals from 一 (*chinese = 1: "第八"), perhaps with measure words after it
+ * (post: "个" of 第8个, "" without; av_number_with_words), into *v (>= 0, the N of the Nth as written); else 0.
+ * The reading of av_ordinal_hint and count_ordinal_hint. */
+static int ordinal_value(const char *s, long long *v, int *chinese, int *wide, char post[32]) {
+    char t[64], num[64];
     size_t k = 0;
-    int chinese = 0;
-    out[0] = 0;
-    if (strncmp(s, "第", strlen("第")) != 0) return;
+    *chinese = *wide = 0;
+    post[0] = 0;
+    if (strncmp(s, "第", strlen("第")) != 0) return 0;
     for (const char *p = s + strlen("第"); *p; p++)
         if (*p != ' ') {
-            if (k + 1 >= sizeof t) return;
+            if (k + 1 >= sizeof t) return 0;
             t[k++] = *p;
         }
     t[k] = 0;
-    int other = 0, wide = 0; /* "第１", "第１个": full-width digits, read as the ASCII ones are, and named */
+    int other = 0; /* "第１", "第１个": full-width digits, read as the ASCII ones are, and named */
     if (is_decimal(t, 0)) snprintf(num, sizeof num, "%s", t);
-    else if (av_utf8_chinese_number(num, sizeof num, t, 0)) chinese = 1;
-    else if (av_utf8_halfwidth_text(num, sizeof num, t, &other) > 0 && !other && is_decimal(num, 0)) wide = 1;
-    else if (!av_number_with_words(t, 0, num, sizeof num, &chinese, post)) return;
-    if (chinese == 2) chinese = 0, wide = 1;
+    else if (av_utf8_chinese_number(num, sizeof num, t, 0)) *chinese = 1;
+    else if (av_utf8_halfwidth_text(num, sizeof num, t, &other) > 0 && !other && is_decimal(num, 0)) *wide = 1;
+    else if (!av_number_with_words(t, 0, num, sizeof num, chinese, post)) return 0;
+    if (*chinese == 2) *chinese = 0, *wide = 1;
     char *end;
     errno = 0;
-    long long v = strtoll(num, &end, 10);
-    if (*end || errno == ERANGE || v < 0 || (chinese && v < 1)) return; /* 第零, 第负一: no ordinal */
-    const char *th = v % 100 / 10 == 1 ? "th" : v % 10 == 1 ? "st" : v % 10 == 2 ? "nd" : v % 10 == 3 ? "rd" : "th";
+    *v = strtoll(num, &end, 10);
+    return !(*end || errno == ERANGE || *v < 0 || (*chinese && *v < 1)); /* 第零, 第负一: no ordinal */
+}
+
+/* The English ordinal suffix of v: "st" of 1, 21; "nd" of 2; "rd" of 3; "th" of 11, 12, 13 and the rest. */
+static const char *ordinal_suffix(long long v) {
+    return v % 100 / 10 == 1 ? "th" : v % 10 == 1 ? "st" : v % 10 == 2 ? "nd" : v % 10 == 3 ? "rd" : "th";
+}
+
+/* " (第八 is the 8th: --heads takes the number itself, type --heads 8)" into out (cap bytes) when s is an ordinal
+ * (ordinal_value: 第八, 第 8, 第８个) given to option name, a count or number and not an index (--heads, --steps,
+ * --layers; --head and --layer have av_ordinal_hint), from 1; or "...: as 80 it is outside the allowed range too)"
+ * outside lo..hi; else "". `--heads 第八` said only "is not a whole number" (a Chinese-speaking learner's pass). */
+static void count_ordinal_hint(char *out, size_t cap, const char *name, const char *s, long long lo, long long hi) {
+    long long v;
+    int chinese, wide;
+    char post[32];
+    out[0] = 0;
+    if (!ordinal_value(s, &v, &chinese, &wide, post) || v < 1 || strlen(s) > 64) return;
+    if (v < lo || v > hi)
+        snprintf(out, cap, " (%s is the %lld%s: --%s takes the number itself, and as %lld it is outside the allowed "
+                 "range too)", s, v, ordinal_suffix(v), name, v);
+    else snprintf(out, cap, " (%s is the %lld%s: --%s takes the number itself, type --%s %lld%s)", s, v,
+                  ordinal_suffix(v), name, name, v, wide ? ", 半角" : "");
+}
+
+void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, long long hi) {
+    char post[32];
+    int chinese, wide;
+    long long v;
+    out[0] = 0;
+    if (!ordinal_value(s, &v, &chinese, &wide, post)) return;
+    const char *th = ordinal_suffix(v);
     char counts[48], type[48]; /* "--layer counts", "type --layer 0"; for --explain "token indices count", "type 0" */
     snprintf(counts, sizeof counts, option ? "--%s counts" : "token indices count", option ? option : "");
     snprintf(type, sizeof type, option ? "type --%s " : "type ", option ? option : "");
@@ -745,7 +779,7 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
     if (!chinese && v >= 1 && (hi < 0 || v - 1 <= hi))
         snprintf(also, sizeof also, "; %s from 0 (the docs' 第 0 层 is layer 0): for the %lld%s, %s%lld", counts, v, th,
                  type, v - 1);
-    if (chinese && strlen(s) < sizeof t) /* 1st, 2nd, 3rd, 11th, 12th, 13th, 21st */
+    if (chinese && strlen(s) < 64) /* 1st, 2nd, 3rd, 11th, 12th, 13th, 21st */
         snprintf(out, cap, " (%s is the %lld%s, and %s from 0: %s)", s, v, th, counts, to);
     else if (chinese) snprintf(out, cap, " (%s from 0: %s)", counts, to);
     else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it%s: %s%s%s)", post,
@@ -787,6 +821,8 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
                                     d->range_later ? LLONG_MAX : d->hi); /* "--steps 4,000" */
         if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, -1); /* "第一个" */
         if (!hint[0] && !strcmp(d->name, "head")) index_name_hint(hint, sizeof hint, "head", s); /* "H3", "头3" */
+        if (!hint[0] && strcmp(d->name, "head")) /* "--heads 第八": a count, the 8th's number */
+            count_ordinal_hint(hint, sizeof hint, d->name, s, d->lo, d->hi);
         if (!hint[0]) /* "--heads 八"; a range checked later (--head) takes any */
             chinese_hint(hint, sizeof hint, s, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
                          d->range_later ? HUGE_VAL : (double)d->hi, 0);
