@@ -732,6 +732,12 @@ static const bad_case kCases[] = {
     /* a first group starting with 0 is no thousands: "0,008" is more likely a decimal comma (0.008), and "type
      * 0008" ran 8 heads (from a review of the change) */
     {"heads_comma_leading_zero_no_guess", 2, "--heads '0,008' is not a whole number; allowed: 1..64", {"--heads", "0,008", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* the digits full-width too, as an input method's full-width mode types them with its '，': U+FF14 U+FF10
+     * (UnicodeData.txt's <wide> 0034, 0030) are 4 and 0, so ４，０００ is 4000 and １，０００ is 1000, past 1..64;
+     * ４，００ is no group of three (it said only "is not a whole number") */
+    {"steps_fullwidth_digits_thousands_separator", 2, "--steps '４，０００' is not a whole number (the '，' between its digits groups thousands, which a number here does not take, and it is typed in full-width characters: type the half-width 4000, 半角); allowed: 1..1000000", {"--train", "reverse", "--steps", "４，０００"}, NULL, 0, NULL, 0},
+    {"heads_fullwidth_digits_thousands_separator_out_of_range", 2, "--heads '１，０００' is not a whole number (the '，' between its digits groups thousands, which a number here does not take, and it is typed in full-width characters, and as 1000 it is outside the allowed range too); allowed: 1..64", {"--heads", "１，０００", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_fullwidth_comma_not_groups_no_guess", 2, "--steps '４，００' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "４，００"}, NULL, 0, NULL, 0},
     {"steps_comma_not_groups_no_guess", 2, "--steps '1,00' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1,00"}, NULL, 0, NULL, 0},
     /* a fraction written as a per cent or per mille: 5% = 5/100 = 0.05, ５％ the same in full-width forms (U+FF15,
      * U+FF05), 千分之三 = 3/1000 = 0.003, 百分之五十 = 50/100 = 0.5, 200% = 2, past --vmax's (0, 1] (the man page);

@@ -506,15 +506,23 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
 /* " (the ',' between its digits groups thousands, which a number here does not take: type 4000)" into out (cap bytes)
  * when s is a whole number that starts with 1..9, written with thousands separators, ',' or the full-width '，' (U+FF0C) that a Chinese
  * input method types, between groups of three digits ("4,000", "1,000,000", "4，000"), or "..., and as 12000 it is
- * outside lo..hi too" outside it; else "". `--steps 4,000` said only "is not a whole number". */
+ * outside lo..hi too" outside it; digits typed full-width ("４，０００") add ", and it is typed in full-width
+ * characters: type the half-width 4000, 半角"; else "". `--steps 4,000` said only "is not a whole number". */
 static void grouping_hint(char *out, size_t cap, const char *s, long long lo, long long hi) {
     char num[32], sep[4] = "";
-    size_t k = 0, group = 0, groups = 0;
+    size_t k = 0, group = 0, groups = 0, wide = 0;
     out[0] = 0;
     if (*s == '-' || *s == '+') num[k++] = *s++;
     for (const char *c = s; *c; group++) {
         if (isdigit((unsigned char)*c) && k + 1 < sizeof num) {
             num[k++] = *c++;
+            continue;
+        }
+        /* "４，０００": the full-width digits U+FF10..U+FF19 (EF BC 90..99) that an input method's full-width mode
+         * types with its '，', read as the half-width ones and named (it said only "is not a whole number") */
+        if (!strncmp(c, "\xEF\xBC", 2) && (unsigned char)c[2] >= 0x90 && (unsigned char)c[2] <= 0x99 &&
+            k + 1 < sizeof num) {
+            num[k++] = (char)('0' + ((unsigned char)c[2] - 0x90)), c += 3, wide++;
             continue;
         }
         size_t sl = *c == ',' ? 1 : !strncmp(c, "，", strlen("，")) ? strlen("，") : 0;
@@ -529,11 +537,12 @@ static void grouping_hint(char *out, size_t cap, const char *s, long long lo, lo
     if (!groups || group != 3 || num[*num == '-' || *num == '+'] == '0') return;
     errno = 0;
     long long v = strtoll(num, NULL, 10);
+    const char *typed = wide ? ", and it is typed in full-width characters" : "";
     if (errno == ERANGE || v < lo || v > hi)
-        snprintf(out, cap, " (the '%s' between its digits groups thousands, which a number here does not take, and as "
-                 "%s it is outside the allowed range too)", sep, num);
-    else snprintf(out, cap, " (the '%s' between its digits groups thousands, which a number here does not take: type "
-                  "%s)", sep, num);
+        snprintf(out, cap, " (the '%s' between its digits groups thousands, which a number here does not take%s, and "
+                 "as %s it is outside the allowed range too)", sep, typed, num);
+    else snprintf(out, cap, " (the '%s' between its digits groups thousands, which a number here does not take%s: type "
+                  "%s%s%s)", sep, typed, wide ? "the half-width " : "", num, wide ? ", 半角" : "");
 }
 
 int av_number_with_words(const char *s, int real, char *num, size_t cap, int *chinese, char post[32]) {
