@@ -862,6 +862,13 @@ static const bad_case kCases[] = {
      * head, so no guess for --head L1 (they said only "is not a whole number") */
     {"head_log_name", 2, "--head 'H3' is not a whole number (the H before the number is not part of it, as in the training log's L0 H3: type --head 3); allowed: 0..H-1", {"--head", "H3", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"head_docs_word", 2, "--head '头 3' is not a whole number (the 头 before the number is not part of it: type --head 3); allowed: 0..H-1", {"--head", "头 3", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* the same names typed without quotes: the shell splits 头 3 (docs/train.zh.md's words) into two words, so
+     * --head gets 头 and 3 joins the sentence; 头 3 is head 3, 层 1 layer 1, and 第 八 given to --heads 8 (they
+     * said only "--head '头' is not a whole number") */
+    {"head_name_split_by_shell", 2, "--head '头' is not a whole number (the shell split '头 3' at its space, and the next word, 3, went into the sentence; the 头 before the number is not part of it: type --head 3); allowed: 0..H-1", {"--head", "头", "3", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"layer_name_split_by_shell", 2, "--layer '层' is not a layer number (the shell split '层 1' at its space, and the next word, 1, went into the sentence; the 层 before the number is not part of it: type --layer 1); allowed: 0..L-1", {"--layer", "层", "1", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"heads_ordinal_split_by_shell", 2, "--heads '第' is not a whole number (the shell split '第 八' at its space, and the next word, 八, went into the sentence; 第 八 is the 8th: --heads takes the number itself, type --heads 8); allowed: 1..64", {"--heads", "第", "八", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"head_name_next_word_not_a_number", 2, "--head '头' is not a whole number; allowed: 0..H-1", {"--head", "头", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_log_name", 2, "--layer 'L1' is not a layer number (the L before the number is not part of it, as in the training log's L0 H3: type --layer 1); allowed: 0..L-1", {"--layer", "L1", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"head_layer_name_no_guess", 2, "--head 'L1' is not a whole number; allowed: 0..H-1", {"--head", "L1", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"layer_ordinal_zero_no_guess", 2, "--layer '第零层' is not a layer number; allowed: 0..L-1", {"--layer", "第零层", "我爱深度学习"}, NULL, 0, NULL, 0},
