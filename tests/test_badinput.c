@@ -797,6 +797,15 @@ static const bad_case kCases[] = {
     {"compare_two_values_with_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm); expected", {"--train", "reverse", "--compare", "order,norm"}, NULL, 0, NULL, 0},
     {"compare_two_values_train_after", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm); expected", {"--compare", "order,norm", "--train", "reverse"}, NULL, 0, NULL, 0},
     {"compare_two_values_none_with_train", 2, "--compare 'order,rope-style' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order, without --train); expected", {"--train", "reverse", "--compare", "order,rope-style"}, NULL, 0, NULL, 0},
+    /* with --model, which takes --compare scale alone ("--compare positions cannot be used with --model", and the
+     * man page's "with --model: scale") and no --positions (kNotForModel): scale of order,scale, and the others
+     * named ", without --model" (`--model DIR --compare positions,order` said "e.g. --compare positions", 位置
+     * "type --compare positions", 旋转 "type --positions rope", each refused by --model); the option's value is
+     * read before the folder, so a folder that is not there gives the same message */
+    {"compare_two_values_with_model", 2, "--compare 'positions,order' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare positions, without --model); expected", {"--model", "no-such-model", "--compare", "positions,order", "3 1 >"}, NULL, 0, NULL, 0},
+    {"compare_two_values_with_model_scale", 2, "--compare 'order,scale' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected", {"--compare", "order,scale", "-m", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
+    {"compare_chinese_with_model", 2, "--compare '位置' is not allowed (位置 is positions: type --compare positions, without --model); expected", {"-m", "no-such-model", "--compare", "位置", "3 1 >"}, NULL, 0, NULL, 0},
+    {"positions_chinese_with_model", 2, "--positions '旋转' is not allowed (旋转 is rope: type --positions rope, without --model); expected", {"--positions", "旋转", "--model", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
     {"positions_two_values_with_train", 2, "--positions 'none,learned' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions learned); expected", {"--train", "reverse", "--positions", "none,learned"}, NULL, 0, NULL, 0},
     {"compare_chinese_order_with_train", 2, "--compare '顺序' is not allowed (顺序 is order: type --compare order, without --train); expected", {"--train", "reverse", "--compare", "顺序"}, NULL, 0, NULL, 0},
     {"compare_two_values_without_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order); expected", {"--compare", "order,norm", "我爱你"}, NULL, 0, NULL, 0},

@@ -391,17 +391,32 @@ static int train_rule(const char *option, const char *value) {
     return 0;
 }
 
+enum { CTX_TRAIN = 1, CTX_MODEL = 2 }; /* a hint's context: --train, --model on the command line (context_given) */
+static const char *model_refuses(const char *name);
+
+/* 1 if --option VALUE runs in ctx (CTX_TRAIN, CTX_MODEL or neither; --train first, as it trains rather than
+ * load): with --train what train_rule does not refuse, with --model (without --train) what kNotForModel and
+ * gpt2run.c do not refuse (--compare scale alone: "--compare positions cannot be used with --model"; no
+ * --positions, --rope-style, ...), else what does not need --train. */
+static int runs_in(const char *option, const char *value, int ctx) {
+    int rule = train_rule(option, value);
+    if (ctx & CTX_TRAIN) return rule >= 0;
+    if (ctx & CTX_MODEL) return !model_refuses(option) && (strcmp(option, "compare") || !strcmp(value, "scale"));
+    return rule <= 0;
+}
+
 /* " (缩放 is scale: type --compare scale)" into out (cap bytes) when typed[0..len) is a Chinese word of
  * kChineseChoice for --option; else "". whole (NULL: typed itself) is the option's whole value, of which typed is
  * one name (--figures' list): the command to type is whole with that name replaced ("--figures grid,热力图" →
  * "type --figures grid,heads"). A choice typed in Chinese, as the Chinese docs name it, got only "is not allowed;
  * expected ..." ("--compare 缩放", "--positions 正弦", "--train 归纳", "--figures 热力图", "--norm 前": a
  * Chinese-speaking learner's pass, from docs/tutorial.zh.md); the value stays refused, exit 2, a hint and not a
- * second spelling, as for full-width letters. A value of train_rule's ends in ", with --train", or with train (1:
- * --train is on the command line) in ", without --train" (`--train reverse --compare 顺序` said "type --compare
- * order", which --train refuses). */
+ * second spelling, as for full-width letters. A value of train_rule's ends in ", with --train", or with ctx's
+ * CTX_TRAIN (--train is on the command line) in ", without --train" (`--train reverse --compare 顺序` said "type
+ * --compare order", which --train refuses); one that --model refuses, with CTX_MODEL alone, in ", without --model"
+ * (`--model DIR --compare 位置` said "type --compare positions"). */
 static void chinese_choice_hint(char *out, size_t cap, const char *option, const char *typed, size_t len,
-                                const char *whole, int train) {
+                                const char *whole, int ctx) {
     out[0] = 0;
     for (size_t i = 0; i < sizeof kChineseChoice / sizeof kChineseChoice[0]; i++) {
         if (strcmp(kChineseChoice[i].option, option) || strlen(kChineseChoice[i].word) != len ||
@@ -430,7 +445,9 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
         char shown[256];
         av_shell_word(shown, sizeof shown, cmd);
         int rule = train_rule(option, kChineseChoice[i].value);
-        const char *with = rule > 0 ? ", with --train" : rule < 0 && train ? ", without --train" : "";
+        const char *with = rule > 0 ? ", with --train" : rule < 0 && (ctx & CTX_TRAIN) ? ", without --train"
+                           : !(ctx & CTX_TRAIN) && !runs_in(option, kChineseChoice[i].value, ctx) ? ", without --model"
+                                                                                                  : "";
         if (strlen(shown) > 160) /* a long --figures list: the word alone */
             snprintf(out, cap, " (%s is %s%s)", kChineseChoice[i].word, kChineseChoice[i].value, with);
         else
@@ -971,8 +988,11 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
  * "--compare 层归一化,缩放" said "e.g. --compare norm", which is refused without --train), or the first one
  * followed by ", with --train" when each needs it; with train (1: --train is on the command line, before or after
  * this option) the first that runs with --train (train_rule), else the first one and ", without --train"
- * (`--train reverse --compare order,norm` said "e.g. --compare order", which --train refuses). */
-static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s, int train) {
+ * (`--train reverse --compare order,norm` said "e.g. --compare order", which --train refuses); with ctx's
+ * CTX_MODEL alone the first that --model takes (runs_in), else the first one and ", without --model" (`--model DIR
+ * --compare positions,order` said "e.g. --compare positions", which --model refuses). ctx: CTX_TRAIN and
+ * CTX_MODEL, --train and --model on the command line, before or after this option. */
+static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s, int ctx) {
     const char *first = NULL, *plain = NULL; /* the first value, and the first that runs here (with --train or not) */
     int parts = 0;
     out[0] = 0;
@@ -995,8 +1015,8 @@ static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s
                     value = kChineseChoice[k].value;
             if (!value) return;
             if (!first) first = value;
-            int rule = train_rule(d->name, value); /* --compare norm needs --train, --compare order is refused by it */
-            if (!plain && (train ? rule >= 0 : rule <= 0)) plain = value;
+            /* --compare norm needs --train, --compare order is refused by it and by --model */
+            if (!plain && runs_in(d->name, value, ctx)) plain = value;
             parts++;
         }
         if (!*end) break;
@@ -1004,13 +1024,14 @@ static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s
     }
     if (parts >= 2)
         snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each, e.g. --%s %s%s)", d->name,
-                 d->name, plain ? plain : first, plain ? "" : train ? ", without --train" : ", with --train");
+                 d->name, plain ? plain : first, plain ? "" : ctx & CTX_TRAIN ? ", without --train"
+                 : (ctx & CTX_MODEL) && train_rule(d->name, first) <= 0 ? ", without --model" : ", with --train");
 }
 
 /* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
- * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). train: 1 if
- * --train is on the command line, so a hint names a value that runs with it. */
-static av_status read_choice(const optdef *d, const char *s, int *out, int train, av_err *err) {
+ * and --cmap took "MAGMA" (--format SVG was an error while --cmap VIRIDIS worked: a tester's report). ctx:
+ * CTX_TRAIN and CTX_MODEL, --train and --model on the command line, so a hint names a value that runs with them. */
+static av_status read_choice(const optdef *d, const char *s, int *out, int ctx, av_err *err) {
     for (long long v = d->lo; v <= d->hi; v++) {
         const char *name = d->choice_name((int)v);
         if (strcasecmp(s, name) == 0) {
@@ -1026,8 +1047,8 @@ static av_status read_choice(const optdef *d, const char *s, int *out, int train
                  d->choice_name((int)v));
     }
     char hint[256]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode; "--cmap viridis。" */
-    one_value_hint(hint, sizeof hint, d, s, train); /* "--compare 缩放，位置" */
-    if (!hint[0]) chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL, train); /* "--compare 缩放" */
+    one_value_hint(hint, sizeof hint, d, s, ctx); /* "--compare 缩放，位置" */
+    if (!hint[0]) chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL, ctx); /* "--compare 缩放" */
     if (!hint[0]) full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
     /* else the name it is a typo of: "--cmap 'RdBu' is not a colour map" named none */
     long long best = hint[0] ? -1 : nearest_value(s, strlen(s), d->choice_name, d->lo, d->hi);
@@ -1437,9 +1458,9 @@ static int takes_a_path(const optdef *d) {
 
 /* Store the argument of row d into o; separate: arg was the next word, not
  * attached (--outdir=X, -oX), where it may be anything; last: that word was
- * the last argument (perhaps the sentence, typed without the value); train: --train is on the command line
- * (train_given), for a choice's hints. */
-static av_status apply(const optdef *d, av_options *o, const char *arg, int separate, int last, int train,
+ * the last argument (perhaps the sentence, typed without the value); ctx: CTX_TRAIN and CTX_MODEL, --train and
+ * --model on the command line (context_given), for a choice's hints. */
+static av_status apply(const optdef *d, av_options *o, const char *arg, int separate, int last, int ctx,
                        av_err *err) {
     char *field = (char *)o + d->offset;
     av_status st = AV_OK;
@@ -1608,7 +1629,7 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         if (d->offset == AT(explain) && (st = av_explain_check_form(arg, last, err))) return st;
         *(const char **)field = arg;
         break;
-    case OPT_CHOICE: st = read_choice(d, arg, (int *)field, train, err); break;
+    case OPT_CHOICE: st = read_choice(d, arg, (int *)field, ctx, err); break;
     case OPT_CALL: st = d->parse(o, arg, err); break;
     }
     /* a number or a name that a full-width or no-break space joined to the next word ("--heads 8　我爱深度学习"):
@@ -2752,17 +2773,20 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     return av_fail(err, st, "%s", msg);
 }
 
-/* 1 if getopt_long finds --train among argv's options, wherever it is: a choice's hints, read before --train is
- * (`--compare order,norm --train reverse`), name a value that runs with it. It reads a copy, as getopt_long moves
- * the words of the argv it reads; 0 when the copy cannot be made (the hints are then those without --train). */
-static int train_given(int argc, char **argv, const char *shortopts, const struct option *longopts) {
+/* CTX_TRAIN if getopt_long finds --train among argv's options, wherever it is, and CTX_MODEL if it finds --model
+ * (-m): a choice's hints, read before --train or --model is (`--compare order,norm --train reverse`, `--compare
+ * positions,order --model DIR`), name a value that runs with it. It reads a copy, as getopt_long moves the words
+ * of the argv it reads; 0 when the copy cannot be made (the hints are then those without either). */
+static int context_given(int argc, char **argv, const char *shortopts, const struct option *longopts) {
     char **copy = argc > 0 ? malloc((size_t)argc * sizeof *copy) : NULL;
     int seen = 0, ch;
     if (!copy) return 0;
     memcpy(copy, argv, (size_t)argc * sizeof *copy);
     optind = 0;
     while ((ch = getopt_long(argc, copy, shortopts, longopts, NULL)) != -1)
-        seen |= ch >= LONG_ONLY && kOpts[ch - LONG_ONLY].offset == AT(train);
+        for (int i = 0; i < N_OPTS; i++) /* a short option's ch is its letter (-m), a long one's LONG_ONLY + row */
+            if (ch == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i))
+                seen |= kOpts[i].offset == AT(train) ? CTX_TRAIN : kOpts[i].offset == AT(model_dir) ? CTX_MODEL : 0;
     optind = 0;
     free(copy);
     return seen;
@@ -2792,14 +2816,14 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     int ch;
     const char *free_text_opt = NULL, *free_text_val = NULL; /* the last free-text option with a separate value */
     if ((st = check_words(argc, argv, err))) return st;
-    int train = train_given(argc, argv, shortopts, longopts);
+    int ctx = context_given(argc, argv, shortopts, longopts);
     while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
         for (int i = 0; row < 0 && i < N_OPTS; i++)
             if (kOpts[i].short_name == ch) row = i;
         if (row < 0) return bad_option(ch, argv, err);
         int separate = optarg && optind > 0 && optarg == argv[optind - 1]; /* not --name=VALUE or -XVALUE */
-        if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], train, err))) {
+        if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], ctx, err))) {
             if (separate && optarg == argv[argc - 1] && optind >= 2)
                 return choice_was_text(&kOpts[row], o, argv[optind - 2], argc, argv, shortopts, longopts, st, err);
             return split_value(&kOpts[row], optarg, optind < argc ? argv[optind] : NULL, st, err); /* "头 3" */
