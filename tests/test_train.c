@@ -2178,7 +2178,8 @@ static void test_cli_train_says_what_it_removed_when_a_removal_fails(void **stat
                      tu_sh_word(tu_in(f, "m")));
         snprintf(error, sizeof error, "attnviz: error: cannot remove %s, ", tu_sh_word(tu_in(f, stuck)));
         snprintf(saved, sizeof saved, ": Operation not permitted; the trained model was saved before this error "
-                 "(attnviz --model %s runs it), but the training figures and train.csv are not all written",
+                 "(attnviz --model %s runs it), but train.csv, curves.png, curves.svg, filmstrip.png, filmstrip.svg "
+                 "and attention.gif are not written",
                  tu_sh_word(tu_in(f, "m")));
         const char *at = strstr(r.err, note);
         if (r.code != 1 || !at || !strstr(at, error) || !strstr(r.err, saved))
@@ -2289,9 +2290,20 @@ static void test_cli_train_failing_after_the_model_says_it_is_saved(void **state
     snprintf(want, sizeof want, "attnviz: error: cannot write %s: ", tu_sh_word(tu_in(f, "n/curves.png")));
     if (r.code != 1 || !strstr(r.err, want) ||
         !strstr(r.err, "; the trained model was saved and checked before this error (attnviz --model ") ||
-        !strstr(r.err, "but the training figures and train.csv are not all written: rerun the same command"))
+        !strstr(r.err, "but curves.png, curves.svg, filmstrip.png, filmstrip.svg and attention.gif are not "
+                "written: to write them, fix the cause and rerun the same command (the same seed gives the same "
+                "model; it writes the new model.safetensors, ") ||
+        !strstr(r.err, " KiB, beside this one before replacing it, so a full disk needs that much room more) or "
+                "rerun it with another -o") || strstr(r.err, "train.csv"))
         fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
+    /* the message names the files the folder lacks, no more: train.csv, written whole before curves.png, is
+     * there (it was named among the files "not all written", a tester's pass on a full tmpfs) */
+    assert_true(file_exists(tu_in(f, "n/train.csv")));
+    static const char *const lack[] = {"n/curves.png", "n/curves.svg", "n/filmstrip.png", "n/filmstrip.svg",
+                                       "n/attention.gif"};
+    for (size_t k = 0; k < sizeof lack / sizeof lack[0]; k++)
+        if (file_exists(tu_in(f, lack[k]))) fail_msg("%s was written, and the message names it", lack[k]);
     run_attnviz(&r, NULL, "--model", tu_in(f, "n"), "--no-plot", "-q", "3 1 >", NULL);
     if (r.code != 0) fail_msg("--model: exit %d: %s", r.code, r.err);
     tu_free(&r);

@@ -701,11 +701,12 @@ static av_status write_csv(const char *dir, const train_log *g, av_err *err) {
 
 /* ---------------------------------------------------------------------------- figures */
 
-/* Both formats of one figure: name.png and name.svg. */
+/* Both formats of one figure: name.png and name.svg. done (may be NULL) counts the files written, so that an
+ * error part-way can name those that are not. */
 typedef av_status (*fig_fn)(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err);
 
 static av_status png_and_svg(const char *dir, const char *name, fig_fn fn, const void *ctx, const av_plot_meta *meta,
-                             av_err *err) {
+                             int *done, av_err *err) {
     char file[256], path[4096];
     const char *ext[2] = {"png", "svg"};
     for (int i = 0; i < 2; i++) {
@@ -713,6 +714,7 @@ static av_status png_and_svg(const char *dir, const char *name, fig_fn fn, const
         av_path_join(path, sizeof path, dir, file);
         av_status s = fn(path, ctx, meta, err);
         if (s) return s;
+        if (done) (*done)++;
     }
     return AV_OK;
 }
@@ -1200,8 +1202,9 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     if (!s) s = remove_foreign_tokenizer(dir, err);
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
-    int saved = !s;
+    int saved = !s, done = 0; /* of kTrainOutputs, written in its order */
     if (!s) s = write_csv(dir, &r->log, err);
+    if (!s) done++;
     char model[160];
     snprintf(model, sizeof model, "%d layer%s, %d head%s, d_model %d · %s", o->layers, o->layers == 1 ? "" : "s",
              o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
@@ -1211,23 +1214,43 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              task, o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed, model, diverged[0] ? " · " : "",
              diverged);
     log_fig lf = {.g = &r->log, .title = title};
-    if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, err);
+    if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, &done, err);
     char probe[300]; /* probe_label: 26 bytes of words and two texts of up to 127 */
     probe_label(probe, sizeof probe, &r->probe);
     strip_fig sf = {.g = &r->log, .title = title, .model = model, .probe = probe, .diverged = diverged, .tokens = lp,
                     .mask = mask};
-    if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, err);
+    if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, &done, err);
     if (!s) s = write_gif(dir, &sf, task, &meta, err);
     char word[149]; /* the folder as a command names it, to paste (av_shell_word) */
     av_shell_word(word, sizeof word, dir);
     /* a full disk at curves.svg: the user may keep the trained model; a file of the replaced model that cannot be
      * removed (an immutable tokenizer.json): the model is saved too, and the figures of the one it replaced are
      * gone (the error said neither: a tester's report) */
-    if (s && written)
+    if (s && written) {
+        /* the files this run did not write, by name: "the training figures and train.csv are not all written"
+         * named train.csv, written whole before curves.png failed; and "rerun the same command" alone failed again
+         * on the disk that was full, where the new model.safetensors is written beside the old one before it
+         * replaces it (a tester's pass: a 520 KiB tmpfs) */
+        size_t n_out = sizeof kTrainOutputs / sizeof kTrainOutputs[0];
+        char missing[160] = "", path[4200], room[64] = "";
+        for (size_t i = (size_t)done; i < n_out; i++) {
+            size_t k = strlen(missing);
+            snprintf(missing + k, sizeof missing - k, "%s%s", i == (size_t)done ? "" : i + 1 == n_out ? " and " : ", ",
+                     kTrainOutputs[i]);
+        }
+        struct stat st;
+        av_path_join(path, sizeof path, dir, "model.safetensors");
+        if (stat(path, &st) == 0 && st.st_size >= 1024 * 1024) /* "99723 KiB" at d_model 1024 */
+            snprintf(room, sizeof room, ", %.0f MiB,", ceil((double)st.st_size / (1024 * 1024)));
+        else if (stat(path, &st) == 0)
+            snprintf(room, sizeof room, ", %.0f KiB,", ceil((double)st.st_size / 1024));
         av_fail_append(err, "; the trained model was saved%s before this error "
-                 "(attnviz --model %s runs it), but the training figures and train.csv are not all written: rerun "
-                 "the same command (the same seed gives the same model) to write them", saved ? " and checked" : "",
-                 word);
+                 "(attnviz --model %s runs it), but %s %s not written: to write them, fix the cause and rerun the "
+                 "same command (the same seed gives the same model; it writes the new model.safetensors%s beside "
+                 "this one before replacing it, so a full disk needs that much room more) or rerun it with another "
+                 "-o", saved ? " and checked" : "", word, missing,
+                 n_out - (size_t)done == 1 ? "is" : "are", room);
+    }
     av_written keep; /* a plain run's folder: another --compare's figures stay with its variant folders */
     keep_other_runs_figures(dir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(dir, "", run, &keep, err); /* e.g. head0.png of a run before */
@@ -1647,7 +1670,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
                  "and train.csv (%s), but %s and .svg are not all written: rerun the same command (the same "
                  "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, AV_SHOWN_WORD(path, 349));
         av_interrupt_message(msg);
-        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, err);
+        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, NULL, err);
     }
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
