@@ -2634,6 +2634,42 @@ static void test_cli_train_no_blas_room_leaves_no_empty_folder(void **state) {
 #endif
 }
 
+/* The trainer's memory under an address-space limit: `ulimit -v 300000; attnviz --train reverse --steps 1 -d 1024
+ * --kernel reference` said only "out of memory for the parameters" (at 500000 "... for the gradients"), where
+ * the 2 GiB refusal says what the model needs and what to lower (a tester's pass). It says the size now, at
+ * least the parameters, AdamW's m and v and one gradient per chunk of 8 sequences (nn/train.h: 4·(3 + G)·P
+ * bytes, G = 32 / 8 = 4), P hand-counted for GPT-2's layout (wte V·C, wpe T·C, per layer two LayerNorms 4C,
+ * c_attn 3C² + 3C, c_proj C² + C, c_fc 4C² + 4C, mlp c_proj 4C² + C; ln_f 2C), and the options that lower it.
+ * Skipped under AddressSanitizer (its shadow memory needs the address space). */
+static void test_cli_train_out_of_memory_says_size_and_options(void **state) {
+#if defined(__SANITIZE_ADDRESS__)
+    (void)state;
+    skip();
+#else
+    tu_fixture *f = *state;
+    tu_result r;
+    const double C = 1024, V = 294, T = 32, L = 2;
+    double P = V * C + T * C + L * (4 * C + 3 * C * C + 3 * C + C * C + C + 4 * C * C + 4 * C + 4 * C * C + C) + 2 * C;
+    double least_gib = 4 * (3 + 4) * P / (1024.0 * 1024 * 1024); /* about 0.67 */
+    static const long limits[] = {300000, 500000};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        const char *args[] = {"--train", "reverse", "--steps", "1", "-d", "1024", "--kernel", "reference", "-q", "-o",
+                              tu_in(f, "m"), NULL};
+        tu_run_ex(&r, &(tu_run_opts){.stdout_fd = -1, .as_limit_kib = limits[k]}, NULL, 0, args);
+        const char *at = strstr(r.err, "needs at least ");
+        double gib = at ? strtod(at + 15, NULL) : 0;
+        char want[64];
+        snprintf(want, sizeof want, "(ulimit -v %ld)", limits[k]);
+        if (r.code != 1 || !strstr(r.err, "attnviz: error: out of memory for the ") ||
+            !strstr(r.err, ": --train with d_model 1024, 2 layers, 4 heads and batch 32 needs at least ") ||
+            !at || !strstr(at, " GiB (parameters, gradients, AdamW moments, activations)") || gib < least_gib ||
+            !strstr(r.err, want) || !strstr(r.err, "; try a smaller --d-model, --batch or --layers\n"))
+            fail_msg("ulimit -v %ld: exit %d, %.3f GiB (at least %.3f): %s", limits[k], r.code, gib, least_gib, r.err);
+        tu_free(&r);
+    }
+#endif
+}
+
 /* A FIFO in place of a model folder's file (`mkfifo DIR/config.json`) is refused at once, exit 2: opening it
  * waited for a writer forever (a new user's report; /dev/zero there was refused already). A folder in its
  * place is refused with the same words for each of the four files: config.json, vocab.json and merges.txt
@@ -5574,6 +5610,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_generate_note_on_full_stdout_fails, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_no_blas_room_leaves_no_empty_folder, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_out_of_memory_says_size_and_options, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_config_json_tells_hf_the_truth, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "app/cli.h"
@@ -1308,6 +1309,29 @@ static av_status check_train_size(const av_train_opts *o, av_err *err) {
     return AV_OK;
 }
 
+/* An "out of memory ..." error from the trainer's allocations (nn/train.c: "for the parameters", "for the
+ * gradients", ...) gets what the model needs and what to lower, as check_train_size's refusal over
+ * AV_MAX_TRAIN_BYTES says it: `ulimit -v 300000; attnviz --train reverse -d 1024` said only "out of memory for
+ * the parameters" (a tester's pass). The size is av_trainer_bytes's lower bound, in MiB or GiB; a process
+ * memory limit (RLIMIT_AS, as ulimit -v sets it) is named when there is one. Other errors are left alone. */
+static void train_oom_advice(const av_train_opts *o, av_err *err) {
+    if (strncmp(err->msg, "out of memory", 13) != 0) return;
+    av_gpt2_config cfg;
+    train_config(&cfg, o);
+    double need = (double)av_trainer_bytes(&cfg, o->batch);
+    char size[32], limit[96] = "";
+    if (need >= 1024.0 * 1024 * 1024) snprintf(size, sizeof size, "%.1f GiB", need / (1024.0 * 1024 * 1024));
+    else snprintf(size, sizeof size, "%.0f MiB", ceil(need / (1024.0 * 1024)));
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+        snprintf(limit, sizeof limit, " under the process's memory limit (ulimit -v %llu)",
+                 (unsigned long long)(rl.rlim_cur / 1024));
+    av_fail_append(err, ": --train with d_model %d, %d layer%s, %d head%s and batch %d needs at least %s (parameters, "
+                   "gradients, AdamW moments, activations), more than there is room for%s; try a smaller --d-model, "
+                   "--batch or --layers", o->d_model, o->layers, o->layers == 1 ? "" : "s", o->heads,
+                   o->heads == 1 ? "" : "s", o->batch, size, limit);
+}
+
 /* What an interrupted run leaves in dir: "was made for this run and is
  * removed" (an empty folder av_mkdir_p made: the signal handler and main's
  * exit take it away, io/fileio.h av_remove_empty_made_folders), "... is
@@ -1338,6 +1362,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     av_task_probe(&r.probe, o->task);
     /* size, foreign model files and a writable dir: av_train_run checked them all before its header */
     av_status s = av_trainer_init(&r.tr, &cfg, &opt, o->seed, err);
+    if (s) train_oom_advice(o, err);
     if (s) return s;
     r.batch = calloc((size_t)o->batch, sizeof *r.batch);
     r.heldout = calloc(N_HELDOUT, sizeof *r.heldout);
@@ -1350,6 +1375,7 @@ static av_status run_one(const av_train_opts *o, const char *dir, const char *ot
     stop_message(&r); /* a Ctrl-C until the model is written (write_outputs says what after) and none once the
                        * run is over */
     if (!s) s = train_loop(&r, err);
+    if (s) train_oom_advice(o, err); /* write_outputs's own say what was saved */
     if (!s) s = write_outputs(&r, dir, others, err);
     if (s) av_interrupt_message(NULL); /* the error says what is left; else write_outputs's "complete" stays */
     int last = r.log.n_snap - 1;
