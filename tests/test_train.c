@@ -741,6 +741,16 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         {0, "3，1 >", "the half-width ',' is not a digit or > either; separate the tokens with one space instead. Its"},
         {1, "k,q,a", "token 1 [,] is not a lowercase letter; separate the tokens with one space instead. Its"},
         {0, "3.1 >", "token 1 [.] is not a digit or >. Its"}, /* not a separator: no such advice */
+        /* a '>' look-alike gets what to type instead: "3 1 4 》" (a Chinese input method's '>' in full-width
+         * punctuation mode) and "3 1 4 →" were told only "not a digit or >" (a tester's pass); '-' alone is not */
+        {0, "3 1 4 》", "token 4 [<0xE3>] is the first of 3 bytes of '》' (U+300B), not a digit or >; the task's "
+         "separator is > alone (the ASCII greater-than sign, 半角): type that instead. Its"},
+        {0, "3 1 4 →", "token 4 [<0xE2>] is the first of 3 bytes of '→' (U+2192), not a digit or >; the task's "
+         "separator is > alone (the ASCII greater-than sign, 半角): type that instead. Its"},
+        {0, "3 1 4 ->", "token 4 [-] is not a digit or >; the task's separator is > alone (the ASCII greater-than "
+         "sign, 半角): type that instead. Its"},
+        {0, "3 1 4 - 1 >", "token 4 [-] is not a digit or >. Its"},
+        {1, "k q →", "token 3 [<0xE2>] is the first of 3 bytes of '→' (U+2192), not a lowercase letter. Its"},
         {1, "ｋ ｑ ａ", "token 0 [<0xEF>] is the first of 3 bytes of 'ｋ' (U+FF4B), the full-width form of 'k': type "
          "the half-width 'k' (半角). Its"},
         {1, "k qa z", "token 2 [a] has no space before it: 'qa' is two letters, and the task's text has one space"},

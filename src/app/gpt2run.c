@@ -751,6 +751,9 @@ static void note_outside_task(av_gpt2run *r) {
     /* "3,1,4 >" and "3、1、4 >" were told only that ',' or '、' "is not a digit or >", not what to type instead (a
      * learner's pass); the figures' titles keep r->outside as it is */
     const char *sep = av_task_separator_at(r->ids, r->T, bad) ? "; separate the tokens with one space instead" : "";
+    /* and "3 1 4 》" or "3 1 4 →" only that '》' or '→' "is not a digit or >" (a tester's pass) */
+    if (kind != (int)AV_TASK_INDUCTION && av_task_arrow_at(r->ids, r->T, bad))
+        sep = "; the task's separator is > alone (the ASCII greater-than sign, 半角): type that instead";
     av_message(stderr, "attnviz: note: %s was trained on %s only (%s); this input is outside that: %s%s. Its "
             "continuation need not be the task's answer, however probable it looks\n", r->dir_shown, r->task, what,
             r->outside, sep);

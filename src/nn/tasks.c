@@ -344,6 +344,25 @@ int av_task_separator_at(const int32_t *ids, int T, int k) {
     return cp == ',' || cp == ';' || cp == 0xFF0C || cp == 0xFF1B || cp == 0x3001;
 }
 
+int av_task_arrow_at(const int32_t *ids, int T, int k) {
+    /* '》' '〉' '〈's twin '〉' (U+232A), '⟩' '›' '»' '→' '⇒' '➔' '➜' '➡' '▶' '▸' '≫' '˃' '❯' '﹥' */
+    static const unsigned kLike[] = {0x300B, 0x3009, 0x232A, 0x27E9, 0x203A, 0x00BB, 0x2192, 0x21D2, 0x2794,
+                                     0x279C, 0x27A1, 0x25B6, 0x25B8, 0x226B, 0x02C3, 0x276F, 0xFE65};
+    char t[16], u[16];
+    unsigned cp = 0;
+    int len;
+    if (k < 0 || k >= T) return 0;
+    if (non_ascii_at(ids, T, k, &cp, &len)) {
+        for (size_t i = 0; i < sizeof kLike / sizeof kLike[0]; i++)
+            if (cp == kLike[i]) return 1;
+        return 0;
+    }
+    /* "->" and "=>": the tokenizer gives '-' or '=' then '>' */
+    if (av_toy_token_text(ids[k], t) != 0 || (strcmp(t, "-") && strcmp(t, "=") && strcmp(t, " -") && strcmp(t, " =")))
+        return 0;
+    return k + 1 < T && av_toy_token_text(ids[k + 1], u) == 0 && !strcmp(u, ">");
+}
+
 int av_task_ids_whole_example(av_task_kind kind, const int32_t *ids, int T) {
     int bad;
     char why[160];

@@ -158,6 +158,15 @@ int av_task_ids_outside(av_task_kind kind, const int32_t *ids, int T, int *bad, 
  * its tokens with one space instead ("3 1 4 1 5 >"). */
 int av_task_separator_at(const int32_t *ids, int T, int k);
 
+/* 1 if token k of ids (T tokens, toy vocabulary ids) is, or starts the bytes
+ * of, a character typed for the digit tasks' '>' that is not it: '》'
+ * (U+300B, as a Chinese input method types '>' in its full-width mode), '〉'
+ * (U+3009, U+232A), '⟩', '›', '»', '→', '⇒', '➔', '➜', '➡', '▶', '▸', '≫', '˃',
+ * '❯', '﹥' (U+FE65), or the '-' or '=' of "->" or "=>"; 0 otherwise, and for
+ * k outside 0..T-1. The full-width '＞' (U+FF1E) is told apart by
+ * av_task_ids_outside itself. */
+int av_task_arrow_at(const int32_t *ids, int T, int k);
+
 /* 1 if ids (T tokens) are a whole example of the task, prompt and complete
  * answer, as training saw them ("3 1 4 1 5 > 5 1 4 1 3" for reverse): the
  * first T − 1 tokens are inside the task (av_task_ids_outside 0) and the last
