@@ -556,10 +556,52 @@ static void test_model_dump_names_its_model(void **state) {
     snprintf(want, sizeof want, "weights: %s\nlayers: all 2 in attn.npy and scores.npy (L, H, T, T) and hidden.npy "
              "(L+1, T, d_model); --layer 0 is the one", weights);
     if (strncmp(text, want, strlen(want)) != 0) fail_msg("source.txt is '%s', not '%s...'", text, want);
-    snprintf(want, sizeof want, "model %s (F32)", f->dir);
+    snprintf(want, sizeof want, "model %s (F32; positions: learned)", f->dir);
     assert_string_equal(weights, want);
     av_png_image_free(&img);
     free(text);
+}
+
+/* A GPT-2 folder's figures name its positions as a sinusoidal or RoPE model's do: GPT-2 adds a learned
+ * embedding wpe[position] to each token's (Radford et al. 2019, HF GPT2Model: inputs_embeds +
+ * position_embeds), and a toy model --train wrote with its default positions is GPT-2's layout too. The
+ * titles said "model DIR (F32) · ..." and "trained toy model DIR (attnviz --train reverse, step 2; F32)
+ * · ... · mask: causal", no positions at all, where a sinusoidal toy's said "positions: sinusoidal". */
+static void test_model_titles_name_learned_positions(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    const char *toy = tu_in(f, "toy");
+    char toy_dir[4200], want[4400];
+    snprintf(toy_dir, sizeof toy_dir, "%s", toy);
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "-o", toy_dir,
+                NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    for (int k = 0; k < 2; k++) {
+        const char *dir = k ? toy_dir : f->dir;
+        run_attnviz(&r, NULL, "-q", "--model", dir, "--layer", "0", "--format", "both", "-o", tu_in(f, "o"),
+                    k ? "3 1 4 >" : SENTENCE, NULL);
+        if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+        tu_free(&r);
+        if (k) snprintf(want, sizeof want, "trained toy model %s (attnviz --train reverse, step 2; F32; positions: "
+                        "learned) · ", toy_dir);
+        else snprintf(want, sizeof want, " · model %s (F32; positions: learned) · ", f->dir);
+        const char *const figs[] = {"o/model.png", "o/layer0.png"};
+        for (int i = 0; i < 2; i++) {
+            av_png_image img;
+            av_err err;
+            assert_int_equal(av_png_read_texts(tu_in(f, figs[i]), &img, &err), AV_OK);
+            const char *title = av_png_image_text(&img, "Title");
+            if (!title || !strstr(title, want)) fail_msg("%s: Title '%s' lacks '%s'", figs[i], title ? title : "(none)",
+                                                          want);
+            av_png_image_free(&img);
+        }
+        char *svg = tu_slurp_file(tu_in(f, "o/model.svg"), NULL);
+        assert_non_null(svg);
+        if (!strstr(svg, "positions: learned)")) fail_msg("model.svg does not name the positions");
+        free(svg);
+    }
 }
 
 static void test_model_view_of_one_layer(void **state) {
@@ -698,7 +740,7 @@ static void test_model_teaching_tools(void **state) {
     const char *title = av_png_image_text(&img, "Title"), *weights = av_png_image_text(&img, "Weights");
     const char *desc = av_png_image_text(&img, "Description");
     char want_w[512];
-    snprintf(want_w, sizeof want_w, "model %s (F32)", f->dir);
+    snprintf(want_w, sizeof want_w, "model %s (F32; positions: learned)", f->dir);
     if (!title || !strstr(title, "“The quick brown fox") || !strstr(title, want_w))
         fail_msg("Title '%s' should quote the sentence and name '%s'", title ? title : "(none)", want_w);
     assert_non_null(weights);
@@ -2338,14 +2380,14 @@ static void test_model_figures_say_the_sentence(void **state) {
     char want[4400];
     char *svg = tu_slurp_file(tu_in(f, "o/layer1.svg"), NULL);
     /* the <title> is the title as drawn, with --log-scale's note (render/plot.h av_plot_write) */
-    snprintf(want, sizeof want, "<title>“The quick brown fox” · model %s (F32) · layer 1: attention weights, all 4 "
+    snprintf(want, sizeof want, "<title>“The quick brown fox” · model %s (F32; positions: learned) · layer 1: attention weights, all 4 "
              "heads · mask: causal · log colours: no numbers in cells</title>", f->dir);
     if (!strstr(svg, want)) fail_msg("layer1.svg lacks %s", want);
     assert_non_null(strstr(svg, "log\xE2\x82\x81\xE2\x82\x80 attention weight")); /* log₁₀, --log-scale */
     free(svg);
     svg = tu_slurp_file(tu_in(f, "o/layer1_head1.svg"), NULL);
     /* says what it shows, as every other weight figure does (a new user found it missing) */
-    snprintf(want, sizeof want, "<title>“The quick brown fox” · model %s (F32) · layer 1 · head 1 of 4: attention "
+    snprintf(want, sizeof want, "<title>“The quick brown fox” · model %s (F32; positions: learned) · layer 1 · head 1 of 4: attention "
              "weights · mask: causal · log colours: no numbers in cells</title>", f->dir);
     if (!strstr(svg, want)) fail_msg("layer1_head1.svg lacks %s", want);
     free(svg);
@@ -2355,7 +2397,7 @@ static void test_model_figures_say_the_sentence(void **state) {
     assert_int_equal(r.code, 0);
     tu_free(&r);
     svg = tu_slurp_file(tu_in(f, "t/model.svg"), NULL);
-    snprintf(want, sizeof want, "<title>Slide 3 · model %s (F32) · attention weights of every layer", f->dir);
+    snprintf(want, sizeof want, "<title>Slide 3 · model %s (F32; positions: learned) · attention weights of every layer", f->dir);
     if (!strstr(svg, want)) fail_msg("model.svg lacks %s", want);
     free(svg);
 }
@@ -3506,7 +3548,7 @@ static void test_home_folder_in_the_titles_is_tilde(void **state) {
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
     static const char *const figs[][4] = {
-        {"o/model.png", "o/model.svg", "o/attnviz.html", "model ~/tiny (F32)"},
+        {"o/model.png", "o/model.svg", "o/attnviz.html", "model ~/tiny (F32; positions: learned)"},
         {"w_o/head0.png", "w_o/head0.svg", "w_o/attnviz.html",
          "weights loaded from ~/w, as --dump wrote them from random weights (untrained, seed 42)"}};
     for (int k = 0; k < 2; k++) {
@@ -4155,6 +4197,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_dump_keeps_files_no_dump_wrote, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_keeps_weights_changed_since, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_dump_names_its_model, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_titles_name_learned_positions, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),

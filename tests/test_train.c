@@ -1501,10 +1501,10 @@ static void test_cli_toy_model_figures_say_the_input_is_outside_its_task(void **
     tu_fixture *f = *state;
     train_small(f, "reverse", "2", "m");
     static const struct { const char *text, *says, *page_says; } runs[] = { /* the page writes > as \u003e */
-        {"1 2 3 4 5 6 7 8 9 >", "; F32) · this input is outside its task: 9 digits before >; its prompts have 2 to 8",
-         "; F32) · this input is outside its task: 9 digits before \\u003e; its prompts have 2 to 8"},
-        {"3 1 4 > 7", "; F32) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of",
-         "; F32) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of"},
+        {"1 2 3 4 5 6 7 8 9 >", "; F32; positions: learned) · this input is outside its task: 9 digits before >; its prompts have 2 to 8",
+         "; F32; positions: learned) · this input is outside its task: 9 digits before \\u003e; its prompts have 2 to 8"},
+        {"3 1 4 > 7", "; F32; positions: learned) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of",
+         "; F32; positions: learned) · this input is outside its task: token 4 [␣7] is not the task's answer: reverse of"},
         {"3 1 4 >", NULL, NULL},
         /* the film strip's probe with its answer, a whole training example: "outside its task: 5 answer digits
          * after > for 5 digits: the answer is complete" was in every title (a figure-maker's report) */

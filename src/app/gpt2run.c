@@ -1407,15 +1407,17 @@ void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r) {
     av_gpt2run_source(src->text, sizeof src->text, r);
 }
 
-/* A GPT-2-layout folder's settings that differ from GPT-2's (config.json's "attnviz" object: a
- * --train folder's positions, Post-LN, no ÷√d_k), e.g. "; RoPE half, θ = 10000; Post-LN; no
- * scale", so every figure title says what the heads were computed with; "" for GPT-2's own. */
+/* A GPT-2-layout folder's positions and the settings that differ from GPT-2's (config.json's "attnviz"
+ * object: a --train folder's positions, Post-LN, no ÷√d_k), e.g. "; RoPE half, θ = 10000; Post-LN; no
+ * scale", so every figure title says what the heads were computed with; "; positions: learned" for
+ * GPT-2's own (a title that named sinusoidal and RoPE but said nothing for learned ones left the reader
+ * to guess: a pass on figures). */
 static void layout_differences(char *buf, size_t n, const av_gpt2_config *c) {
     size_t at = 0;
     buf[0] = '\0';
     if (c->positions == AV_POS_ROPE)
         at += (size_t)snprintf(buf, n, "; RoPE %s, θ = %.10g", av_rope_style_name(c->rope_style), c->rope_base);
-    else if (c->positions != AV_POS_LEARNED)
+    else /* "learned" for GPT-2's wpe too */
         at += (size_t)snprintf(buf, n, "; positions: %s", av_positions_name(c->positions));
     if (c->norm == AV_NORM_POST && at < n) at += (size_t)snprintf(buf + at, n - at, "; Post-LN");
     if (!c->scale && at < n) snprintf(buf + at, n - at, "; no scale");

@@ -142,8 +142,10 @@ av_status av_gpt2run_generate(FILE *f, const av_gpt2run *r, int n, int progress,
  * context carries (a --model's --compare figures title with it). */
 void av_gpt2run_weights(av_weights_source *src, const av_gpt2run *r);
 
-/* "model DIR (F32)", or for a folder --train wrote "trained toy model DIR
- * (attnviz --train reverse, step 1500; F32)", for figure metadata, titles
+/* "model DIR (F32; positions: learned)", or for a folder --train wrote
+ * "trained toy model DIR (attnviz --train reverse, step 1500; F32;
+ * positions: learned)" (sinusoidal, none, or "RoPE half, θ = 10000" for
+ * the others; Post-LN and no scale where so), for figure metadata, titles
  * and the page; followed by " · this input is outside its task: 9 digits
  * before >; its prompts have 2 to 8" when r->outside says so, so a figure of
  * such an input is not read as the model's trained behaviour. */
