@@ -3690,6 +3690,51 @@ static void test_japanese_sentence_svg_names_japanese_forms(void **state) {
     }
 }
 
+/* An --attn-mask figure names its file, as it names the weights: `attnviz --attn-mask band.npy --causal` and
+ * the same mask saved as sub/stripe.npy both titled head0.png, mask.png and compare_scale.png "... · mask:
+ * causal + attn_mask file", so two figures of different masks could not be told apart. The title names the
+ * file's last part (its folder is the user's, as the folder of -o is). */
+static void test_attn_mask_figures_name_the_file(void **state) {
+    fixture *f = *state;
+    static const unsigned char band[16] = {0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0}; /* |i - j| > 1 */
+    size_t shape[2] = {4, 4};
+    av_err err = {{0}};
+    char sub[4096];
+    snprintf(sub, sizeof sub, "%s", in(f, "sub"));
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(av_npy_write_bool(in(f, "band.npy"), band, 2, shape, &err), AV_OK);
+    assert_int_equal(av_npy_write_bool(in(f, "sub/stripe.npy"), band, 2, shape, &err), AV_OK);
+    static const char *const names[] = {"band.npy", "sub/stripe.npy"}, *const shown[] = {"band.npy", "stripe.npy"};
+    for (int k = 0; k < 2; k++) {
+        char file[4096], out[4096], want[256];
+        snprintf(file, sizeof file, "%s", in(f, names[k]));
+        snprintf(out, sizeof out, "%s", in(f, k ? "o2" : "o1"));
+        tu_result r;
+        RUN(&r, "-q", "--heads", "2", "--causal", "--attn-mask", file, "--figures", "heads,mask", "--compare", "scale",
+            "--format", "both", "-o", out, "I love deep learning");
+        expect_ok(&r);
+        tu_free(&r);
+        snprintf(want, sizeof want, "mask: causal + attn_mask file %s", shown[k]);
+        static const char *const figs[] = {"head0.png", "mask.png", "compare_scale.png"};
+        for (int i = 0; i < 3; i++) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", out, figs[i]);
+            av_png_image img;
+            read_png(path, &img);
+            const char *title = av_png_image_text(&img, "Title");
+            if (!title || !strstr(title, want)) fail_msg("%s: Title '%s' lacks '%s'", path, title ? title : "", want);
+            if (k && strstr(title, "sub/")) fail_msg("%s: Title '%s' names the folder", path, title);
+            av_png_image_free(&img);
+        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/head0.svg", out);
+        char *svg = slurp(path, NULL);
+        assert_non_null(svg);
+        if (!strstr(svg, want)) fail_msg("head0.svg lacks '%s'", want);
+        free(svg);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_default_set_is_heads_and_grid, setup, teardown),
@@ -3777,6 +3822,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_kernel_other_than_autos_is_another_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_title_is_warned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cut_title_line_ends_with_a_whole_word, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_attn_mask_figures_name_the_file, setup, teardown),
     };
     return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
 }

@@ -233,7 +233,7 @@ static void describe_shared(av_comparison *c, const av_model *m) {
     } else if (c->kind == AV_CMP_ROPE_STYLE && cfg.rope_base > 1 && cfg.rope_base != 10000.0) {
         snprintf(pos, sizeof pos, "RoPE base %g · ", cfg.rope_base); /* the panels name the styles, not the base */
     }
-    av_mask_desc(mask, sizeof mask, &cfg, user_mask);
+    av_mask_desc(mask, sizeof mask, &cfg, user_mask, m->user_mask_file);
     snprintf(c->shared, sizeof c->shared, "%smask: %s%s", pos, mask,
              c->kind != AV_CMP_SCALE && !cfg.scale ? " · no scale" : "");
 }

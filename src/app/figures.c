@@ -40,7 +40,7 @@ typedef struct {
     char desc[8192];        /* "<command line> (seed N)"; without the seed when it drew nothing */
     char lead[1024];        /* "“I love deep learning”" or --title */
     const char *weights;    /* "random weights (untrained, seed 42)" */
-    char mask[128];         /* "causal + key padding (2 <pad>)" */
+    char mask[128];         /* "causal + key padding (2 <pad>)", "... + attn_mask file band.npy" */
     char pos[96];           /* "sinusoidal", "RoPE (half)" */
     const char *noscale;    /* "" or " · no scale" */
     av_heatmap *hms;        /* H panels */
@@ -513,7 +513,7 @@ static void describe_run(fig_run *fr, const av_figure_context *fc) {
     const av_config *c = &fr->m->cfg;
     fr->meta.user_title = fr->wmeta.user_title = make_lead(fr->lead, sizeof fr->lead, fr->o, fc->sentence);
     fr->weights = fc->ws->text;
-    av_mask_desc(fr->mask, sizeof fr->mask, c, fr->m->user_mask != NULL);
+    av_mask_desc(fr->mask, sizeof fr->mask, c, fr->m->user_mask != NULL, fr->m->user_mask_file);
     av_positions_title(fr->pos, sizeof fr->pos, c, fr->m->model_layer);
     fr->noscale = c->scale ? "" : " · no scale";
 }
@@ -876,7 +876,7 @@ av_status av_figures_model(const av_model *view, const av_tokens *toks, const fl
     /* compose()'s parts for pe.png: the model as the weights, its positions, the causal mask */
     fr.weights = source;
     av_positions_desc(fr.pos, sizeof fr.pos, &view->cfg);
-    av_mask_desc(fr.mask, sizeof fr.mask, &view->cfg, 0);
+    av_mask_desc(fr.mask, sizeof fr.mask, &view->cfg, 0, NULL);
     fr.noscale = ""; /* source names a model without ÷√d_k ("; no scale", gpt2run.c) */
     fr.hms = calloc((size_t)view->cfg.H, sizeof *fr.hms);
     fr.titles = calloc((size_t)view->cfg.H, sizeof *fr.titles);

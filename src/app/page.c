@@ -16,7 +16,7 @@
 /* "positions: sinusoidal · mask: causal" (and " · no scale") */
 static void run_desc(char *buf, size_t n, const av_model *m) {
     char mask[128], pos[96];
-    av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
+    av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL, m->user_mask_file);
     av_positions_title(pos, sizeof pos, &m->cfg, m->model_layer);
     snprintf(buf, n, "positions: %s · mask: %s%s", pos, mask, m->cfg.scale ? "" : " · no scale");
 }

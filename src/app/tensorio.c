@@ -796,6 +796,7 @@ av_status av_load_attn_mask(av_model *m, const char *path, av_err *err) {
     m->user_mask = malloc(T * T);
     if (!m->user_mask) { av_npy_free(&a); return av_fail(err, AV_ERUNTIME, "out of memory"); }
     for (size_t i = 0; i < T * T; i++) m->user_mask[i] = a.bytes[i] != 0;
+    m->user_mask_file = path;
     av_npy_free(&a);
     /* every query masked from its own token: what a "1 = keep" mask (the tutorials' masked_fill(mask == 0, -1e9),
      * np.tril(np.ones((T, T)))) does here, where True = masked; it was taken silently and hid the keys the learner

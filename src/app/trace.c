@@ -28,12 +28,20 @@ static void stage(const av_trace *t, int n, const char *name) {
     fprintf(t->f, "%s%4s %-13s%s ", B(t), num, name, R(t));
 }
 
-void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask) {
+void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask, const char *file) {
     int pads = c->T - c->n_real;
-    char pad[64] = "";
+    char pad[64] = "", user[80] = "attn_mask file"; /* with pad, within a caller's 128 bytes */
     if (pads > 0) snprintf(pad, sizeof pad, "key padding (%d <pad>)", pads);
+    if (file && !strcmp(file, "-")) snprintf(user, sizeof user, "attn_mask from standard input");
+    else if (file) { /* its last part, as a figure shows it: "--attn-mask m.npy" and "n.npy" drew the same title */
+        char last[1024], shown[1100];
+        av_path_split(NULL, 0, last, sizeof last, file);
+        size_t k = av_utf8_shown_name(last, shown, sizeof shown);
+        snprintf(user, sizeof user, "attn_mask file ");
+        av_utf8_cut_middle(shown, k, user + strlen(user), sizeof user - strlen(user));
+    }
     snprintf(buf, n, "%s%s%s%s%s", c->causal ? "causal" : "", c->causal && pads ? " + " : "", pad,
-             (c->causal || pads) && has_user_mask ? " + " : "", has_user_mask ? "attn_mask file" : "");
+             (c->causal || pads) && has_user_mask ? " + " : "", has_user_mask ? user : "");
     if (!*buf) snprintf(buf, n, "none");
 }
 
@@ -656,7 +664,7 @@ static void print_concat_output(const av_trace *tr, const av_model *m, int n) {
 
 void av_trace_print(const av_trace *tr, const av_model *m, const av_tokens *toks, const av_weights_source *ws) {
     char mask[128];
-    av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL);
+    av_mask_desc(mask, sizeof mask, &m->cfg, m->user_mask != NULL, NULL);
     print_header(tr, m, toks, ws, mask);
     int n = stages_input(tr, m, ws, 1);
     n = stages_project(tr, m, ws, n);

@@ -92,8 +92,13 @@ static inline int av_format_number(char *buf, size_t n, double v, int precision,
 }
 
 /* Short mask description used in the trace and in figure titles, e.g.
- * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)". */
-void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask);
+ * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)";
+ * with has_user_mask, " + attn_mask file" after them, naming file (the
+ * --attn-mask argument, or NULL for none) by its last part, as
+ * av_utf8_shown_name shows it and cut to 64 bytes (av_utf8_cut_middle):
+ * "causal + attn_mask file band.npy", "attn_mask from standard input" for
+ * "-". The trace passes NULL (its header names no file either). */
+void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask, const char *file);
 
 /* Positions as figure titles and the page name them: "none", "sinusoidal",
  * "RoPE (interleaved)", "RoPE (half)". */

@@ -76,6 +76,8 @@ typedef struct {
     float *scores;           /* (H, T, T) Q·Kᵀ·scale, before the mask; NULL with flash */
     unsigned char *mask;     /* (T, T) 1 = masked; NULL with flash */
     unsigned char *user_mask;/* (T, T) optional user attn_mask (1 = masked), or NULL */
+    const char *user_mask_file; /* the --attn-mask argument user_mask was read from, for the
+                              * titles (app/tensorio.c), or NULL; not owned */
     float *att;              /* (H, T, T) attention weights; NULL with flash */
     float *ctx_heads;        /* (H, T, D) per-head outputs A_h·V_h of the reference kernel (the BLAS
                               * kernel writes context directly; it uses this only when it falls back
