@@ -518,7 +518,8 @@ static int has_minus_zero(const char *text) {
  * precision's k_0 = [2.6855 -0.0378 -0.2759 0.4675], v_0 = [-0.3371 -1.9128 -0.2959 -0.6406] and A·v_0 =
  * [-0.0247 -0.1401 -0.0217 -0.0469] rounded by hand: to 0 digits, and the weight 0.073240 to its 2 significant
  * digits, 0.073, and v_0 and A·v_0 to the weight's 3 digits (test_explain_weight_is_never_a_whole_number); a
- * zero takes no minus sign. Then no --explain
+ * zero takes no minus sign; the terms of q·k to 1 digit, so that they add up to "d<1: 1"
+ * (test_explain_terms_add_up_to_the_partial_sums: q_1 = [0.3538 0.9917 1.3969 …] and k_0 to 1 digit). Then no --explain
  * or -v line at precisions 0..2 prints a minus zero or turns to scientific notation. */
 static void test_explain_precision_0_keeps_fixed_point(void **state) {
     (void)state;
@@ -528,7 +529,7 @@ static void test_explain_precision_0_keeps_fixed_point(void **state) {
     assert_int_equal(r.code, 0);
     static const char *const want[] = {
         "  k_0 = K[0, 0, :] = [ 3  0  0  0]\n",
-        "  q·k = Σ_d q[d]·k[d] = (0)(3) + (1)(0) + (1)(0) + …\n",
+        "  q·k = Σ_d q[d]·k[d] = (0.4)(2.7) + (1.0)(0.0) + (1.4)(-0.3) + …\n",
         "A·v_0 = 0.073 × [-0.337 -1.913 -0.296 -0.641]\n",
         "= [-0.025 -0.140 -0.022 -0.047]\n",
     };
@@ -691,6 +692,73 @@ static void test_explain_partial_sums_that_are_not_0_do_not_print_0(void **state
         tu_free(&r);
     }
     rm_rf(dir);
+}
+
+/* The terms of q·k add up to the partial sums printed under them (a known fault): `--no-plot -q -d 4 --precision 0
+ * --explain 0,1 "I love deep"` printed "(0)(1) + (0)(0) + (-1)(-1) + …" above "d<1: -0.4  d<2: -0.5", the terms
+ * with q's and k's 0 digits, the sums with 1 (q_0[0] = -0.47), and `-d 8 -H 2 --precision 0 --explain 1,0 "a b c"`
+ * "(0)(3) + (1)(0) …" above "d<1: 1" (0.354 × 2.686 = 0.95). Expected, by hand, from the --precision 6 run's
+ * q_0 = [-0.472960 0.186630 -0.826795 …] and k_1 = [0.839083 -0.449558 -0.761301 …]: to 1 digit -0.5 × 0.8 =
+ * -0.40 (d<1: -0.397 prints -0.4) and + 0.2 × -0.4 = -0.48 (d<2: -0.481 prints -0.5); so the first term reads
+ * "(-0.5)(0.8)". Then on other runs at --precision 0 and 1: the running total of the products of the printed
+ * factors is each printed sum d<1, d<2 (and d<3's absent, d<D for D <= 3) within one unit of its last digit, half a
+ * unit for a whole number, worked from the printed text alone. */
+static void check_terms_add_up(const char *out, const char *what) {
+    const char *t = strstr(out, "q·k = Σ_d q[d]·k[d] = "), *ps = strstr(out, "partial sums:");
+    if (!t || !ps) fail_msg("%s: no q·k line:\n%s", what, out);
+    t += strlen("q·k = Σ_d q[d]·k[d] = ");
+    double acc = 0.0;
+    for (int d = 1; d <= 3; d++) {
+        char *e;
+        if (*t != '(') break;
+        double q = strtod(t + 1, &e);
+        if (strncmp(e, ")(", 2)) fail_msg("%s: unreadable term at %.20s", what, t);
+        double k = strtod(e + 2, &e);
+        if (*e != ')') fail_msg("%s: unreadable term at %.20s", what, t);
+        acc += q * k;
+        t = e + 1 + strspn(e + 1, " +");
+        char tag[16];
+        snprintf(tag, sizeof tag, "d<%d: ", d);
+        const char *at = strstr(ps, tag), *nl = strchr(ps, '\n');
+        if (!at || (nl && at > nl)) continue; /* no sum after d terms */
+        at += strlen(tag);
+        char num[32];
+        snprintf(num, sizeof num, "%.*s", (int)strcspn(at, " \n"), at);
+        if (strpbrk(num, "eE")) continue; /* scientific: test_explain_partial_sums_that_are_not_0_do_not_print_0 */
+        double sum = strtod(num, NULL), unit = 2.0 * half_ulp(num), tol = unit >= 1.0 ? 0.5 : unit;
+        if (fabs(acc - sum) > tol + 1e-12)
+            fail_msg("%s: the first %d terms add up to %g, the line says d<%d: %.10s (off by more than %g):\n%s", what,
+                     d, acc, d, at, tol, out);
+    }
+}
+
+static void test_explain_terms_add_up_to_the_partial_sums(void **state) {
+    (void)state;
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", "4", "--precision", "0", "--explain", "0,1",
+                "I love deep", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "q·k = Σ_d q[d]·k[d] = (-0.5)(0.8) + (0.2)(-0.4) + ")
+        || !strstr(r.out, "partial sums:  d<1: -0.4  d<2: -0.5"))
+        fail_msg("the terms should read (-0.5)(0.8) + (0.2)(-0.4) over d<1: -0.4  d<2: -0.5:\n%s", r.out);
+    tu_free(&r);
+    static const char *const runs[][4] = {
+        {"4", "1", "0,1", "I love deep"}, {"8", "2", "1,0", "a b c"},   {"16", "1", "1,2", "I love deep"},
+        {"2", "1", "0,1", "I love deep"}, {"2", "1", "1,2", "I love deep"}, {"32", "1", "2,0", "I love deep"},
+        {"64", "1", "2,1", "I love deep learning"}, {"3", "1", "1,1", "a b c"},
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        for (int p = 0; p <= 1; p++) {
+            char prec[16], what[160];
+            snprintf(prec, sizeof prec, "%d", p);
+            snprintf(what, sizeof what, "-d %s -H %s --precision %d --explain %s \"%s\"", runs[i][0], runs[i][1], p,
+                     runs[i][2], runs[i][3]);
+            run_attnviz(&r, NULL, "--no-plot", "-q", "--color", "never", "-d", runs[i][0], "-H", runs[i][1],
+                        "--precision", prec, "--explain", runs[i][2], runs[i][3], NULL);
+            assert_int_equal(r.code, 0);
+            check_terms_add_up(r.out, what);
+            tu_free(&r);
+        }
 }
 
 /* Chinese input methods type the full-width comma '，' (U+FF0C): --explain
@@ -2430,6 +2498,7 @@ int main(void) {
         cmocka_unit_test(test_explain_precision_0_keeps_fixed_point),
         cmocka_unit_test(test_explain_weight_is_never_a_whole_number),
         cmocka_unit_test(test_explain_partial_sums_that_are_not_0_do_not_print_0),
+        cmocka_unit_test(test_explain_terms_add_up_to_the_partial_sums),
         cmocka_unit_test(test_every_odd_d_k_refusal_for_rope_gives_the_choices),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);

@@ -820,16 +820,16 @@ static const char *term_text(char buf[64], double v, int digits, int sci) {
  * the lines above (vec_format), the partial sums one of their own (av_numpy_sci
  * and av_numpy_digits of the largest), except that a sum that is not 0 but
  * would print as 0 there takes more digits, or scientific notation below 1e-4,
- * as one number (vec_format). */
+ * as one number (vec_format). A fixed-point term takes the most digits a
+ * fixed-point sum of the terms shown (d<1, d<2, d<3) has when that is more
+ * than its vector's, and more while the products of the printed numbers miss
+ * those sums by more than a unit of their last digit, so the terms add up
+ * on a calculator: --precision 0 printed "(0)(1) + (0)(0) + …" above
+ * "d<1: -0.4  d<2: -0.5" (q[0] = -0.47 printed as 0); now "(-0.5)(0.8) + …". */
 static double explain_dot(FILE *f, const float *q, const float *k, int D, int precision) {
     double dot = 0.0;
     int qd, kd, qs = vec_format(q, D, precision, &qd), ks = vec_format(k, D, precision, &kd);
     char qb[64], kb[64];
-    fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
-    for (int d = 0; d < D && d < 3; d++)
-        fprintf(f, "%s(%s)(%s)", d ? " + " : "", term_text(qb, q[d], qd, qs), term_text(kb, k[d], kd, ks));
-    if (D > 3) fprintf(f, " + …");
-    fprintf(f, "\n        partial sums:");
     double part[34]; /* one at each power of two and the last: at most 33 for D < 2^32 */
     int at[34], n = 0, next = 1;
     double big = 0.0;
@@ -843,16 +843,41 @@ static double explain_dot(FILE *f, const float *q, const float *k, int D, int pr
         }
     }
     int sci = av_numpy_sci(big), digits = sci ? precision : av_numpy_digits(big, precision);
+    int pd[34], ps[34], most = -1; /* each sum's digits and notation; the most digits of a fixed-point one */
     for (int i = 0; i < n; i++) {
         /* a sum that is not 0 but would print as 0 takes its own notation, as the weight's does (vec_format of
          * the one number, in double): --precision 0 printed "d<2: 1  d<4: 0" and then "= 0.000488368465" */
+        pd[i] = digits, ps[i] = sci;
         const char *t = term_text(qb, part[i], digits, sci);
         if (!sci && part[i] != 0.0 && isfinite(part[i]) && strspn(t, "-0.") == strlen(t)) {
-            int os = av_numpy_sci(fabs(part[i]));
-            t = term_text(qb, part[i], os ? precision : av_numpy_digits(fabs(part[i]), digits), os);
+            ps[i] = av_numpy_sci(fabs(part[i]));
+            pd[i] = ps[i] ? precision : av_numpy_digits(fabs(part[i]), digits);
         }
-        fprintf(f, "  d<%d: %s", at[i], t);
+        if (!ps[i] && pd[i] > most && at[i] <= 3) most = pd[i]; /* a sum of the terms shown */
     }
+    if (!qs && most > qd) qd = most;
+    if (!ks && most > kd) kd = most;
+    /* fixed-point terms take one more digit at a time (up to 6, about all a float32 holds) until the products of
+     * the numbers printed add up to each sum of the terms shown within one unit of its last digit (half a unit
+     * for a whole number: "(0)(3)" over "d<1: 1" misses by 0.95, 0.4 × 2.7) */
+    for (int more = 0; more < 6 && ((!qs && qd < 6) || (!ks && kd < 6)); more++) {
+        double acc = 0.0;
+        int ok = 1;
+        for (int d = 0, i = 0; d < D && d < 3 && i < n; d++) {
+            acc += strtod(term_text(qb, q[d], qd, qs), NULL) * strtod(term_text(kb, k[d], kd, ks), NULL);
+            if (at[i] != d + 1) continue;
+            if (!ps[i] && isfinite(part[i]) && fabs(acc - part[i]) > (pd[i] ? 1.0 : 0.5) * pow(10.0, -pd[i])) ok = 0;
+            i++;
+        }
+        if (ok) break;
+        qd += !qs && qd < 6, kd += !ks && kd < 6;
+    }
+    fprintf(f, "  q·k = Σ_d q[d]·k[d] = ");
+    for (int d = 0; d < D && d < 3; d++)
+        fprintf(f, "%s(%s)(%s)", d ? " + " : "", term_text(qb, q[d], qd, qs), term_text(kb, k[d], kd, ks));
+    if (D > 3) fprintf(f, " + …");
+    fprintf(f, "\n        partial sums:");
+    for (int i = 0; i < n; i++) fprintf(f, "  d<%d: %s", at[i], term_text(qb, part[i], pd[i], ps[i]));
     fprintf(f, "\n        = %.9g\n", dot);
     return dot;
 }
