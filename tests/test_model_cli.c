@@ -1222,8 +1222,11 @@ static void test_generate_ids_past_the_tokenizer(void **state) {
     run_attnviz(&r, NULL, "--model", f->dir, "--generate", "3", "--no-plot", "--html", "-o", tu_in(f, "o"), "hi", NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     assert_non_null(strstr(r.out, "[h] [i]")); /* "hi": ids 0, 1 */
-    assert_non_null(strstr(r.out, "1. p = 1.0000   <id 7>   (id 7)"));
-    assert_non_null(strstr(r.out, "2. p = 0.0000   <id 6>   (id 6)"));
+    /* logits 40 and 20 (4 · fill): p = 1 / (1 + e^-20) and e^-20 / (1 + e^-20) = 2.0612e-09, the others about
+     * e^-40 below the first; "%.4f" printed that p as 0.0000, so the list is in scientific notation
+     * (test_top5_shows_the_ranking) */
+    if (!strstr(r.out, "1. p = 1.0000e+00   <id 7>   (id 7)") || !strstr(r.out, "2. p = 2.0612e-09   <id 6>   (id 6)"))
+        fail_msg("top 5:\n%s", strstr(r.out, "p = softmax") ? strstr(r.out, "p = softmax") : r.out);
     if (!strstr(r.out, "generate    greedy, 3 tokens after the input: [<id 7>] [<id 7>] [<id 7>]\n"
                        "              ids: 7 7 7\n"
                        "              text: \"\"\n"))
@@ -1231,7 +1234,7 @@ static void test_generate_ids_past_the_tokenizer(void **state) {
     assert_non_null(strstr(r.out, "3 of the 3 generated ids have no token in the tokenizer"));
     char *page = tu_slurp_file(tu_in(f, "o/attnviz.html"), NULL);
     assert_non_null(page);
-    assert_non_null(strstr(page, "1. p = 1.0000   \\u003cid 7\\u003e   (id 7)")); /* the trace, as JSON in the page */
+    assert_non_null(strstr(page, "1. p = 1.0000e+00   \\u003cid 7\\u003e   (id 7)")); /* the trace, as JSON in the page */
     free(page);
     tu_free(&r);
 }
@@ -1285,6 +1288,47 @@ static void test_top5_ranks_by_logit_where_p_underflows(void **state) {
                           "3. p = 0.0000   c   (id 5)", "4. p = 0.0000   b   (id 4)"};
     for (int k = 0; k < 4; k++)
         if (!strstr(r.out, want[k])) fail_msg("no '%s' in:\n%s", want[k], r.out);
+    tu_free(&r);
+}
+
+/* The top-5 list shows the ranking (a known fault): every p printed "%.4f", so a model whose probabilities are close
+ * or small printed them alike ("p = 0.0001" five times on a random tiny model of a large vocabulary, "1. p = 1.0000"
+ * over four "p = 0.0000" on a trained toy model). The list now goes to scientific notation with 4 digits after the
+ * point, numpy's and PyTorch's form for small probabilities (1.1400e-04), when "%.4f" prints two different p's
+ * alike or a p that is not 0 as 0.0000, and stays "%.4f" otherwise. Worked by hand: fill[6] = 10 and fill[7] =
+ * 10 + 10 · 2^-20 (float32 steps of 2^-20 there) give logits 40 and 40 + 40 · 2^-20, the rest under 8 (e^-32 of
+ * these, below 1e-13), so p_7 = 1 / (1 + e^-Δ) with Δ = 3.8147e-05: 0.5 + Δ/4 = 0.50000954 and p_6 = 0.49999046,
+ * "5.0001e-01" and "4.9999e-01" (both 0.5000 in "%.4f"). fill[7] = 12 instead: Δ = 8, p_7 = 1 / (1 + e^-8) =
+ * 0.99966465 and p_6 = 0.00033535 "0.9997" and "0.0003", both distinct, but id 3's p (e^-48 over it) prints
+ * 0.0000; so scientific too. fill[6] = 0.75, fill[7] = 1: logits 3 and 4 and the fixture's rows under 2 print
+ * distinct values above 0.0000 in "%.4f" (the list as before), checked by its having no "e-". */
+static void test_top5_shows_the_ranking(void **state) {
+    tu_fixture *f = *state;
+    static const float close[8] = {0, 0, 0, 0, 0, 0, 10, 10 + 10 * 0x1p-20f};
+    make_vocab_rows(f->dir, close);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hi", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "1. p = 5.0001e-01   <id 7>   (id 7)\n") || !strstr(r.out, "2. p = 4.9999e-01   <id 6>   (id 6)\n"))
+        fail_msg("p_7 0.50000954 and p_6 0.49999046 should read 5.0001e-01 and 4.9999e-01:\n%s",
+                 strstr(r.out, "p = softmax") ? strstr(r.out, "p = softmax") : r.out);
+    tu_free(&r);
+    static const float apart[8] = {0, 0, 0, 0, 0, 0, 10, 12};
+    make_vocab_rows(f->dir, apart);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hi", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "1. p = 9.9966e-01   <id 7>   (id 7)\n") || !strstr(r.out, "2. p = 3.3535e-04   <id 6>   (id 6)\n")
+        || strstr(r.out, "p = 0.0000"))
+        fail_msg("p_7 0.99966465 and p_6 0.00033535 should read 9.9966e-01 and 3.3535e-04:\n%s",
+                 strstr(r.out, "p = softmax") ? strstr(r.out, "p = softmax") : r.out);
+    tu_free(&r);
+    static const float plain[8] = {0, 0, 0, 0, 0, 0, 0.75f, 1};
+    make_vocab_rows(f->dir, plain);
+    run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "hi", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *list = strstr(r.out, "p = softmax");
+    if (!list || !strstr(list, "1. p = 0.") || strstr(list, "e-") || strstr(list, "e+") || strstr(list, "p = 0.0000"))
+        fail_msg("an ordinary list should stay in \"%%.4f\":\n%s", list ? list : r.out);
     tu_free(&r);
 }
 
@@ -4207,6 +4251,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_generate_stops_at_eos, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_on_full_disk, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_top5_ranks_by_logit_where_p_underflows, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_top5_shows_the_ranking, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_overflow_names_the_folder, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_ids_past_the_tokenizer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_generate_an_added_tokens_orphaned_id, tu_setup_tmpdir, tu_teardown_tmpdir),

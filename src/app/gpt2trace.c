@@ -327,6 +327,26 @@ static void layer_detail(const tctx *t, const av_model *v) {
             T, C, T, C, T, C, av_sig_text(r3, rms(t->r->a.hidden + (size_t)(l + 1) * T * C, T, C), 3));
 }
 
+/* The top-k list's probabilities, p = softmax(z[T-1]) (r->top_p, largest first; -1 past the last): "%.4f"
+ * (0.0512), or every one in scientific notation with 4 digits after the point, as numpy and PyTorch print small
+ * probabilities (1.1400e-04), when "%.4f" would print two different p's alike or a p that is not 0 as 0.0000, so
+ * the ranking can be read: a random tiny GPT-2 or Llama printed "p = 0.0001" five times, and a trained toy model
+ * "1. p = 1.0000" over four "p = 0.0000". Writes the text of rank k into buf (32 bytes); returns buf. */
+static const char *top_p_text(char buf[32], const av_gpt2run *r, int k) {
+    int sci = 0;
+    char a[32], b[32];
+    for (int i = 0; i < AV_GPT2RUN_TOPK && r->top_id[i] >= 0 && !sci; i++) {
+        snprintf(a, sizeof a, "%.4f", r->top_p[i]);
+        if (r->top_p[i] > 0 && !strcmp(a, "0.0000")) sci = 1;
+        for (int j = 0; j < i && !sci; j++) {
+            snprintf(b, sizeof b, "%.4f", r->top_p[j]);
+            if (r->top_p[j] != r->top_p[i] && !strcmp(a, b)) sci = 1;
+        }
+    }
+    snprintf(buf, 32, sci ? "%.4e" : "%.4f", r->top_p[k]);
+    return buf;
+}
+
 static void head_out(const tctx *t, const av_tokens *labels) {
     FILE *f = t->f;
     int T = t->T, C = t->C, V = t->V;
@@ -342,7 +362,8 @@ static void head_out(const tctx *t, const av_tokens *labels) {
         char label[AV_BPE_LABEL_MAX];
         int id = t->r->top_id[k];
         av_gpt2run_label(label, sizeof label, t->r, id); /* "<id N>" past the tokenizer's ids */
-        fprintf(f, "%s%d. p = %.4f   %s   (id %d)\n", ind, k + 1, t->r->top_p[k], label, id);
+        char p[32];
+        fprintf(f, "%s%d. p = %s   %s   (id %d)\n", ind, k + 1, top_p_text(p, t->r, k), label, id);
     }
 }
 
@@ -517,7 +538,8 @@ static void llama_out(const tctx *t, const av_tokens *labels) {
         char label[AV_BPE_LABEL_MAX];
         int id = t->r->top_id[k];
         av_gpt2run_label(label, sizeof label, t->r, id); /* "<id N>" past the tokenizer's ids */
-        fprintf(f, "%s%d. p = %.4f   %s   (id %d)\n", ind, k + 1, t->r->top_p[k], label, id);
+        char p[32];
+        fprintf(f, "%s%d. p = %s   %s   (id %d)\n", ind, k + 1, top_p_text(p, t->r, k), label, id);
     }
 }
 
