@@ -177,7 +177,7 @@ static void test_transposed_linear_load_fails_reference(void **state) {
 
 /* RoPE makes scores depend on positions only through their difference:
  * shifting every position by k leaves every layer's and head's scores equal
- * up to float error (Su et al. 2021, RoFormer §3.4.2). */
+ * up to float error (Su et al. 2021, RoFormer §3.2, eq. 16). */
 static void test_rope_shift_keeps_scores(void **state) {
     tu_fixture *f = *state;
     build(f->dir, 2);

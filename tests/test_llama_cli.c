@@ -2560,6 +2560,10 @@ static void test_llama_layers_table_fits_80_columns(void **state) {
         if (lay[l] != l || !(dS[l] >= 0 && dS[l] < 1e-5) || wh[l] < 0 || wh[l] >= H || dS[l] > all)
             fail_msg("RoPE shift row %d: layer %d, %g (head %d), worst %g:\n%s", l, lay[l], dS[l], wh[l], all, r.out);
     if (all != fmax(dS[0], dS[1])) fail_msg("the worst |ΔS| %g is not the larger of the rows':\n%s", all, r.out);
+    /* the relative-position property is RoFormer's §3.2 (eq. 16, q_mᵀk_n = x_mᵀW_q R^d_{Θ,n−m} W_k x_n; derived in
+     * §3.4.1); its §3.4.2 (eq. 34), which the line cited, is the "computational efficient realization" */
+    if (!strstr(rope, "leaves only (m − n)·θ_i in q·k (RoFormer §3.2, eq. 16)\n") || strstr(r.out, "§3.4.2"))
+        fail_msg("the RoPE evidence should cite RoFormer §3.2, eq. 16:\n%s", rope);
     /* at an 80-column terminal every line fits and the table stays at its indent of 21 (21 + 56 = 77 columns); at
      * 60 it moves left by 77 − 60 = 17, to column 4, its gaps as they were */
     const char *argv[] = {tu_bin(), "--model", model, "--no-plot", SENTENCE, NULL};

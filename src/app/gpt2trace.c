@@ -460,7 +460,7 @@ static void llama_layers(const tctx *t) {
                 l == t->r->layer ? av_reset(t->color) : "", dS, wh);
     }
     fprintf(f, "%severy layer's and head's scores S = q·kᵀ/√d_k stay the same: worst |ΔS| = %.1e (float32 rounding),\n", ind, all);
-    fprintf(f, "%sbecause a rotation by angle m·θ_i on q and n·θ_i on k leaves only (m − n)·θ_i in q·k (RoFormer §3.4.2)\n", ind);
+    fprintf(f, "%sbecause a rotation by angle m·θ_i on q and n·θ_i on k leaves only (m − n)·θ_i in q·k (RoFormer §3.2, eq. 16)\n", ind);
 }
 
 /* Layer L of a Llama-family model, step by step. */

@@ -64,7 +64,8 @@ av_status av_llamarun_load(av_gpt2run *r, av_err *err) {
 /* rope_dS (L, H): the worst |S(shifted) − S| over the unmasked (query, key)
  * pairs of the first min(T, 64) tokens, the shifted run at positions
  * AV_LLAMARUN_SHIFT + t. With RoPE, S depends on positions only through i − j
- * (Su et al. 2021, RoFormer §3.4.2), so only float error remains. */
+ * (Su et al. 2021, RoFormer §3.2, eq. 16; §3.4.2 is the
+ * computation, eq. 34), so only float error remains. */
 static av_status rope_evidence(av_gpt2run *r, av_err *err) {
     const av_llama_config *c = &r->llama->cfg;
     int L = c->n_layer, H = c->n_head, T = r->T < 64 ? r->T : 64, Tf = r->T;
