@@ -3733,6 +3733,41 @@ static void test_attn_mask_figures_name_the_file(void **state) {
         if (!strstr(svg, want)) fail_msg("head0.svg lacks '%s'", want);
         free(svg);
     }
+    /* two names of 91 bytes that differ only near the end, as a file's version does: each title keeps the first
+     * 24 bytes or fewer at whole characters, "…", and the last 24 or fewer. Worked by hand: 局部注意力掩码 is 7
+     * characters of 3 bytes and "_" 1, 22 bytes, and 窗 would end at byte 25; from the end, "版.npy" is 7 bytes,
+     * "第一" 6, "_" 1, "子句个" 9, 23 bytes, and 这 would make 26. So "局部注意力掩码_…个句子_第一版.npy", and the
+     * two differ; a 64-byte start alone named both "局部注意力掩码_窗口宽度为二_用于我爱深度…" with no mark
+     * (from a review of the change). With --compare scale --html, each setting's description on the page names
+     * the file too (it said "attn_mask file" alone). */
+    static const char *const longs[] = {"局部注意力掩码_窗口宽度为二_用于我爱深度学习这个句子_第一版.npy",
+                                        "局部注意力掩码_窗口宽度为二_用于我爱深度学习这个句子_第二版.npy"};
+    static const char *const wants[] = {"attn_mask file 局部注意力掩码_\u2026个句子_第一版.npy",
+                                        "attn_mask file 局部注意力掩码_\u2026个句子_第二版.npy"};
+    for (int k = 0; k < 2; k++) {
+        char file[4096], out[4096], path[4200];
+        snprintf(file, sizeof file, "%s", in(f, longs[k]));
+        assert_int_equal(av_npy_write_bool(file, band, 2, shape, &err), AV_OK);
+        snprintf(out, sizeof out, "%s", in(f, k ? "l2" : "l1"));
+        tu_result r;
+        RUN(&r, "-q", "--heads", "2", "--attn-mask", file, "--figures", "heads", "--compare", "scale", "--html",
+            "-o", out, "I love deep learning");
+        expect_ok(&r);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/head0.png", out);
+        av_png_image img;
+        read_png(path, &img);
+        const char *title = av_png_image_text(&img, "Title");
+        if (!title || !strstr(title, wants[k])) fail_msg("%s: Title '%s' lacks '%s'", path, title ? title : "", wants[k]);
+        av_png_image_free(&img);
+        snprintf(path, sizeof path, "%s/attnviz.html", out);
+        char *page = slurp(path, NULL);
+        assert_non_null(page);
+        int n = 0; /* the two settings' descriptions (the page of a --compare holds its settings) */
+        for (const char *p = strstr(page, wants[k]); p; p = strstr(p + 1, wants[k])) n++;
+        if (n < 2) fail_msg("attnviz.html names '%s' %d times, not in each setting's description", wants[k], n);
+        free(page);
+    }
 }
 
 int main(void) {

@@ -36,6 +36,7 @@ static av_status run_variant(av_model *out, const av_model *base, const av_confi
         out->user_mask = malloc((size_t)T * T);
         if (!out->user_mask) return av_fail(err, AV_ERUNTIME, "out of memory");
         memcpy(out->user_mask, base->user_mask, (size_t)T * T);
+        out->user_mask_file = base->user_mask_file; /* each setting's page description names it too */
     }
     return av_model_forward(out, err);
 }

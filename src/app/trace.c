@@ -30,15 +30,27 @@ static void stage(const av_trace *t, int n, const char *name) {
 
 void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask, const char *file) {
     int pads = c->T - c->n_real;
-    char pad[64] = "", user[80] = "attn_mask file"; /* with pad, within a caller's 128 bytes */
+    char pad[64] = "", user[88] = "attn_mask file"; /* with pad, within a caller's 128 bytes */
     if (pads > 0) snprintf(pad, sizeof pad, "key padding (%d <pad>)", pads);
     if (file && !strcmp(file, "-")) snprintf(user, sizeof user, "attn_mask from standard input");
     else if (file) { /* its last part, as a figure shows it: "--attn-mask m.npy" and "n.npy" drew the same title */
-        char last[1024], shown[1100];
+        char last[1024], head[32], a[34], b[34]; /* a, b: 24 bytes and their closers (av_utf8_shown_name's room) */
         av_path_split(NULL, 0, last, sizeof last, file);
-        size_t k = av_utf8_shown_name(last, shown, sizeof shown);
-        snprintf(user, sizeof user, "attn_mask file ");
-        av_utf8_cut_middle(shown, k, user + strlen(user), sizeof user - strlen(user));
+        size_t len = strlen(last), h = 24, t = len > 24 ? len - 24 : 0;
+        if (len <= 50) { /* whole, as av_utf8_shown_name shows it (controls escaped, bidi closed) */
+            av_utf8_shown_name(last, user + 15, sizeof user - 15);
+            memcpy(user, "attn_mask file ", 15);
+        } else { /* its start and its end, each shown so, "…" between: a 64-byte start alone named two files
+                  * "…第一版.npy" and "…第二版.npy" alike, with no mark of the cut, and cut off its bidi closers
+                  * (from a review of the change) */
+            while (h > 0 && ((unsigned char)last[h] & 0xC0) == 0x80) h--; /* last[h] starts the cut-out part */
+            while (t < len && ((unsigned char)last[t] & 0xC0) == 0x80) t++; /* last[t] starts the kept end */
+            memcpy(head, last, h);
+            head[h] = 0;
+            av_utf8_shown_name(head, a, sizeof a);
+            av_utf8_shown_name(last + t, b, sizeof b);
+            snprintf(user, sizeof user, "attn_mask file %s\u2026%s", a, b);
+        }
     }
     snprintf(buf, n, "%s%s%s%s%s", c->causal ? "causal" : "", c->causal && pads ? " + " : "", pad,
              (c->causal || pads) && has_user_mask ? " + " : "", has_user_mask ? user : "");

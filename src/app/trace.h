@@ -95,7 +95,8 @@ static inline int av_format_number(char *buf, size_t n, double v, int precision,
  * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)";
  * with has_user_mask, " + attn_mask file" after them, naming file (the
  * --attn-mask argument, or NULL for none) by its last part, as
- * av_utf8_shown_name shows it and cut to 64 bytes (av_utf8_cut_middle):
+ * av_utf8_shown_name shows it; a part over 50 bytes by its first and last
+ * 24 bytes or fewer (whole characters), each shown so, with "…" between:
  * "causal + attn_mask file band.npy", "attn_mask from standard input" for
  * "-". The trace passes NULL (its header names no file either). */
 void av_mask_desc(char *buf, size_t n, const av_config *c, int has_user_mask, const char *file);
