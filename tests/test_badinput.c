@@ -804,6 +804,9 @@ static const bad_case kCases[] = {
      * read before the folder, so a folder that is not there gives the same message */
     {"compare_two_values_with_model", 2, "--compare 'positions,order' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare positions, without --model); expected", {"--model", "no-such-model", "--compare", "positions,order", "3 1 >"}, NULL, 0, NULL, 0},
     {"compare_two_values_with_model_scale", 2, "--compare 'order,scale' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected", {"--compare", "order,scale", "-m", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
+    /* --model keeps every layer's weights and refuses --kernel flash (gpt2run.c): the list's first value that
+     * runs with --model is blas (from a review of the change: it said "e.g. --kernel flash") */
+    {"kernel_two_values_with_model", 2, "--kernel 'flash,blas' is not allowed (--kernel takes one value, not a list: run attnviz once for each, e.g. --kernel blas); expected", {"--model", "no-such-model", "--kernel", "flash,blas", "3 1 >"}, NULL, 0, NULL, 0},
     {"compare_chinese_with_model", 2, "--compare '位置' is not allowed (位置 is positions: type --compare positions, without --model); expected", {"-m", "no-such-model", "--compare", "位置", "3 1 >"}, NULL, 0, NULL, 0},
     {"positions_chinese_with_model", 2, "--positions '旋转' is not allowed (旋转 is rope: type --positions rope, without --model); expected", {"--positions", "旋转", "--model", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
     {"positions_two_values_with_train", 2, "--positions 'none,learned' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions learned); expected", {"--train", "reverse", "--positions", "none,learned"}, NULL, 0, NULL, 0},

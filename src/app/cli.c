@@ -397,11 +397,14 @@ static const char *model_refuses(const char *name);
 /* 1 if --option VALUE runs in ctx (CTX_TRAIN, CTX_MODEL or neither; --train first, as it trains rather than
  * load): with --train what train_rule does not refuse, with --model (without --train) what kNotForModel and
  * gpt2run.c do not refuse (--compare scale alone: "--compare positions cannot be used with --model"; no
- * --positions, --rope-style, ...), else what does not need --train. */
+ * --kernel flash; no --positions, --rope-style, ...), else what does not need --train. */
 static int runs_in(const char *option, const char *value, int ctx) {
     int rule = train_rule(option, value);
     if (ctx & CTX_TRAIN) return rule >= 0;
-    if (ctx & CTX_MODEL) return !model_refuses(option) && (strcmp(option, "compare") || !strcmp(value, "scale"));
+    if (ctx & CTX_MODEL) /* gpt2run.c's check_options: --compare scale alone, no --kernel flash (every layer's
+                          * weights are kept: `--model DIR --kernel flash,blas` said "e.g. --kernel flash") */
+        return !model_refuses(option) && (strcmp(option, "compare") || !strcmp(value, "scale")) &&
+               (strcmp(option, "kernel") || strcmp(value, "flash"));
     return rule <= 0;
 }
 
