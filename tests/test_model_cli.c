@@ -2331,6 +2331,15 @@ static void test_added_tokens_json_is_not_ignored(void **state) {
     assert_int_equal(r.code, 2);
     if (!strstr(r.err, seen)) fail_msg("no %s in: %s", seen, r.err);
     tu_free(&r);
+    /* ten U+0001 (10 bytes) are 80 bytes as <U+0001> escapes: 9 fit in the 76 bytes before the "...", and the
+     * cut is marked (it came out as nine escapes and no mark: from a review of the change) */
+    snprintf(body, sizeof body, "{\"%s\": 50257}", "\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001\\u0001");
+    write_text(path, body, strlen(body));
+    run_attnviz(&r, NULL, "--model", dir, "--no-plot", "Hi", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "(\"<U+0001><U+0001><U+0001><U+0001><U+0001><U+0001><U+0001><U+0001><U+0001>...\" at id 50257)"))
+        fail_msg("the escaped token's cut is not marked: %s", r.err);
+    tu_free(&r);
     /* an added_tokens.json whose token vocab.json holds at that id changes nothing: still vocab.json */
     snprintf(path, sizeof path, "%s/added_tokens.json", dir);
     write_text(path, "{\"<|endoftext|>\": 50256}", 24);

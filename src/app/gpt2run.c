@@ -390,13 +390,15 @@ static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *er
  * Errors, AV_EUSAGE: av_read_regular_file's, av_json_parse_object's, and a value that is no id ("PATH: \"<pad>\"
  * is \"x\"; it must be a token id, a whole number from 0", av_json_wrong_kind). */
 /* An added token's text into out (cap bytes, at least 80), controls as <U+XXXX>: whole up to 60 bytes, else its
- * first 60 bytes or fewer, at a whole character, and "..." (a token of 25 深 was cut at byte 60, inside a
+ * first 60 bytes or fewer, at a whole character, and "..." (also when its escapes do not fit in cap - 4 bytes) (a token of 25 深 was cut at byte 60, inside a
  * character, and printed as "深…深\xE6\xB7" with no sign of the cut: from a review of the change). */
 static void added_token_shown(char *out, size_t cap, const char *s) {
     size_t k = strlen(s), m = k < 60 ? k : 60;
     while (m < k && m > 0 && ((unsigned char)s[m] & 0xC0) == 0x80) m--; /* s[m] continues a character */
-    av_utf8_escape_controls(s, m, out, cap - 4, 0);
-    if (m < k) strcat(out, "...");
+    char all[60 * 8 + 1]; /* the m bytes escaped whole: a control is 8 bytes, <U+0001> */
+    size_t whole = av_utf8_escape_controls(s, m, all, sizeof all, 0);
+    size_t w = av_utf8_escape_controls(s, m, out, cap - 4, 0); /* before an escape that does not fit */
+    if (m < k || w < whole) strcat(out, "..."); /* ten \u0001 came out as nine escapes and no mark (a review) */
 }
 
 static av_status count_added_tokens(const av_bpe *bpe, const char *path, int *n, char *first, size_t cap, int *id,
