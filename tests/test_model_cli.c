@@ -4025,6 +4025,16 @@ static void test_model_trace_keeps_a_formulas_bracket_whole(void **state) {
     free(out);
 }
 
+/* dir (cap bytes) = the fixture's folder toy64, a model that `attnviz --train reverse --steps 1 --batch 2` wrote
+ * there (d_model 64, the default), for the narrow-terminal tests below; fails the test if --train fails. */
+static void toy64_folder(tu_fixture *f, char *dir, size_t cap) {
+    snprintf(dir, cap, "%s", tu_in(f, "toy64"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--batch", "2", "-o", dir, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+}
+
 /* A step's text was one word on its label's line: at 40 columns `attnviz --model DIR "3 1 4 1 5 >"` (DIR a toy
  * folder of --train's default d_model 64) printed "   [1] tokenize      UTF-8" and then "text → 6 token ids" under
  * column 21. Worked by hand from the pipe's line: the room under column 21 of 40 is 19; "UTF-8 text → 6 token" is
@@ -4036,11 +4046,7 @@ static void test_model_trace_keeps_a_formulas_bracket_whole(void **state) {
 static void test_model_trace_keeps_no_word_alone_at_40_columns(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy64"));
-    tu_result r;
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    toy64_folder(f, dir, sizeof dir);
     const char *argv[] = {tu_bin(), "--model", dir, "--no-plot", "--color", "never", "3 1 4 1 5 >", NULL};
     char *out = malloc(TU_CAP + 1);
     assert_non_null(out);
@@ -4064,11 +4070,7 @@ static void test_model_trace_keeps_no_word_alone_at_40_columns(void **state) {
 static void test_generate_fits_a_narrow_terminal(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy64"));
-    tu_result r;
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    toy64_folder(f, dir, sizeof dir);
     const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--model", dir, "--generate", "8",
                           "3 1 4 1 5 >", NULL};
     tu_result piped;
@@ -4107,11 +4109,7 @@ static void test_generate_fits_a_narrow_terminal(void **state) {
 static void test_generate_nothing_keeps_the_quoted_input_whole(void **state) {
     tu_fixture *f = *state;
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s", tu_in(f, "toy64"));
-    tu_result r;
-    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "1", "--batch", "2", "-o", dir, NULL);
-    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
-    tu_free(&r);
+    toy64_folder(f, dir, sizeof dir);
     static const char in[] = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5"; /* 32 tokens */
     const char *argv[] = {tu_bin(), "--no-plot", "-q", "--color", "never", "--model", dir, "--generate", "3", in, NULL};
     char *out = malloc(TU_CAP + 1);
