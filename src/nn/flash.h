@@ -45,7 +45,9 @@ typedef struct {
  * count of (head, query) rows with no visible key.
  * A score whose float32 sum Q·Kᵀ overflows in sgemm while Q·Kᵀ·scale fits
  * is made again with double sums (flash_score), as the blas kernel falls back
- * to the reference's (nn/model.c): the kernels then give the same weights.
+ * to the reference's (nn/model.c): such a score is then the reference's, and
+ * the kernels' weights agree as they do for any score, within float32 rounding
+ * of the softmax (the online softmax sums in another order).
  * Errors: AV_EUSAGE if a visible score Q·Kᵀ·scale overflows float32 (huge
  * user weights), AV_ERUNTIME out of memory for the per-item tiles. */
 av_status flash_attention_forward(float *out, const float *q, const float *k, const float *v,
