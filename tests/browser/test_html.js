@@ -1111,6 +1111,11 @@ async function maskedCellReason(browser, tmp) {
           check(!/exp\(\u2212\u221e\) \//.test(text), at + ': still divides exp(\u2212\u221e) by the row sum');
           check(num(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent)) === 0, at + ': weight not 0');
         } else check(shown === null && !none, at + ': not masked, but the page or --explain says it is');
+        /* a masked cell ends at "contributes nothing", as --explain's: no weighted sum of v, no "has weight 0.0%"
+         * (the page went on with "A·v_j = 0.0000 × v_j = [0.0000 …]"); an unmasked one has both, as --explain */
+        const exSum = /contribution to o_\d+ = /.test(ex) && /has weight [^ ]+% in query/.test(ex);
+        check(exSum === !why && text.includes('weighted sum of v: o_') === exSum && /has weight [^ ]+% in query/.test(text) === exSum,
+          at + ': --explain ' + (exSum ? 'has' : 'has no') + ' weighted sum, the page: ' + text.slice(text.indexOf('contributes'), text.indexOf('contributes') + 120));
         const note = await page.$eval('#view-cell [data-role="pad-query"]', (e) => e.textContent).catch(() => null);
         if (pad) check(note === words(pad[0]), at + ': --explain ends "' + words(pad[0]) + '", the page ' + JSON.stringify(note));
         else check(note === null, at + ': a real query with a <pad> note: ' + note);

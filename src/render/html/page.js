@@ -947,7 +947,9 @@
     else cv.append(el('p', { class: 'note', text: 'q, k and v are not stored in this page (its numbers are over the size limit), ' +
       'so the dot product and the weighted sum are left out; the row below is 8-bit.' }));
     softmaxRow(cv, r, l, h, i, j);
-    if (r.Q) weightedSum(cv, r, l, h, i, j);
+    /* a masked cell ends where --explain's does (teach.c explain_cell), at "contributes nothing": its weighted-sum
+     * section read "A·v_2 = 0.0000 × v_2 = [0.0000 …]" and "has weight 0.0%" under that line (a teacher's pass) */
+    if (r.Q && !masked(r, i, j)) weightedSum(cv, r, l, h, i, j);
     /* a <pad> query's row is not masked, and its output is not used: --explain's note (teach.c pad_query_note);
      * the page said nothing on row 5 of --pad-to 6 */
     if (i >= nReal(r))
