@@ -160,6 +160,7 @@ async function main() {
     await longCommandLine(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
+    await percentLikeExplain(browser, tmp);
     await zeroPrecision(browser, tmp);
     await tieWeight(browser, tmp);
     await ropeCell(browser, tmp);
@@ -972,6 +973,30 @@ async function tinyWeight(browser, tmp) {
     });
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
+  });
+}
+
+/* "has weight P%" under 0.05 % reads as --explain's sentence writes it (C's "%.2g" of 100·A): fixed for a weight
+ * from 1e-6 on ("0.0011%", "0.00012%", "0.044%"), scientific below it ("6.7e-05%", the page's exponent as its
+ * other numbers: "6.7e\u22125"). The page wrote "1.1e\u22123%" where --explain says "0.0011%". The cells are of
+ * --no-scale runs of "I love deep learning" whose --explain gives weights of 1.1e-5, 1.2e-6, 4.4e-4 and 6.7e-7. */
+async function percentLikeExplain(browser, tmp) {
+  const cases = [['--heads', '2', '--head', '1', '--explain', '0,1'], ['--heads', '2', '--head', '1', '--explain', '3,1'],
+    ['--heads', '1', '--explain', '3,0'], ['--heads', '1', '--explain', '0,2']];
+  await test('html_small_percent_is_written_as_explain', async () => {
+    for (const [k, opts] of cases.entries()) {
+      const args = opts.concat(['--no-scale', 'I love deep learning']);
+      const ex = attnviz(args.concat(['--no-plot', '-q'])).match(/has weight ([^ ]+)% in query/);
+      check(ex && Number(ex[1]) > 0 && Number(ex[1]) < 0.05, opts.join(' ') + ': --explain no longer gives a weight under 0.05 %: ' + (ex && ex[0]));
+      const want = ex[1].replace(/e-0*(\d)/, 'e\u2212$1');
+      const out = path.join(tmp, 'pct' + k);
+      attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      const text = await page.$eval('#view-cell', (e) => e.textContent), got = text.match(/has weight ([^ ]+)% in query/);
+      check(got && got[1] === want, opts.join(' ') + ': the page says "' + (got && got[0]) + '", --explain "' + ex[0] + '"');
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
   });
 }
 

@@ -1067,9 +1067,15 @@
 
   /* a weight as --explain's sentence gives it in percent: with the digits that keep it off 0 % and 100 %, and
    * under 0.05 % in two significant digits ("has weight 0.0%" for 2.4e-13, "100.0%" for 0.999998808: a
-   * learner's pass) */
+   * learner's pass), as C's "%.2g" writes them: fixed down to 0.0001 %, scientific only below (its exponent
+   * as fmtW's, "6.7e\u22125"). The page wrote every one scientific: "1.1e\u22123%" where --explain says
+   * "0.0011%" (a teacher's pass, a weight of 1.1e-5). */
   function percentOf(w) {
-    if (w > 0 && 100 * w < 0.05) return (100 * w).toExponential(1).replace(/-/g, '\u2212'); /* as fmtW */
+    if (w > 0 && 100 * w < 0.05) {
+      const e = (100 * w).toExponential(1), x = Number(e.slice(e.indexOf('e') + 1)); /* %g's exponent X */
+      if (x < -4) return e.replace('.0e', 'e').replace(/-/g, '\u2212');
+      return fixed(100 * w, 1 - x).replace(/\.?0+$/, ''); /* P − 1 − X digits, trailing zeros dropped */
+    }
     let s = fixed(100 * w, 1);
     for (let dp = 2; dp <= 9 && w < 1 && Number(s) >= 100; dp++) s = fixed(100 * w, dp);
     return s;
