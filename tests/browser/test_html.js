@@ -189,6 +189,7 @@ async function main() {
     await divergingCmap(browser, tmp);
     await figureColours(browser, tmp);
     await coarseColours(browser, tmp);
+    await eightBitDivision(browser, tmp);
     await tieRange(browser, tmp);
   } finally {
     await browser.close();
@@ -1835,6 +1836,53 @@ async function figureColours(browser, tmp) {
       await page.close();
     });
   }
+}
+
+/* The cell view's division checks on a calculator on an 8-bit page: exp(shown S \u2212 max) / shown row sum, worked here
+ * in double, is the shown weight to its digits; where the 8-bit scores (each off by up to half a step) do not give
+ * the 8-bit weight at all, the line says so and gives that quotient and the stored weight apart. --no-scale scores
+ * span over 25, a step over 0.1, so they keep 0 digits: cell (2, 0) of head 2 read "exp(\u22121) / 1 = 0.17" (exp(\u22121)
+ * is 0.37; scores.npy gives S \u2212 max = \u22121.447 and a row sum of 1.391). Every weight is within its 8-bit bound of
+ * weights.npy, the row max within the scores' bound of scores.npy. */
+async function eightBitDivision(browser, tmp) {
+  const words = Array.from({ length: 128 }, (_, i) => 'w' + (i % 37)).join(' ');
+  const out = path.join(tmp, 'q8div'), dump = path.join(tmp, 'q8div-dump');
+  attnviz(['--heads', '8', '-d', '64', '--no-scale', '--causal', '--html', '--html-limit', '1', '--no-plot', '-q', '-o', out, '--dump', dump, words]);
+  const W = readNpy(path.join(dump, 'weights.npy')), S = readNpy(path.join(dump, 'scores.npy'));
+  await test('html_8bit_division_checks_on_a_calculator', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    check(await page.evaluate(() => window.attnviz.data.mode) === 1, 'the page is no longer 8-bit');
+    const cells = [[2, 2, 0], [5, 5, 2], [1, 3, 2], [0, 3, 1], [5, 64, 10], [3, 127, 0], [7, 40, 39], [4, 9, 9], [6, 100, 50], [0, 1, 0]];
+    let apart = 0;
+    for (const [h, i, j] of cells) {
+      const at = 'head ' + h + ' cell (' + i + ', ' + j + ')';
+      const t = await page.evaluate((h, i, j) => {
+        const a = window.attnviz; a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
+        const eqs = [...document.querySelectorAll('#view-cell p.eq')].map((e) => e.textContent);
+        return { line: eqs.find((e) => e.startsWith('A[')), max: eqs.find((e) => e.startsWith('row max')),
+          weight: document.querySelector('#view-cell [data-role="weight"]').textContent };
+      }, h, i, j);
+      const m = t.line.match(/= exp\(([^)]+)\) \/ ([0-9.]+) = ([0-9.]+)/);
+      check(m, at + ': no division: ' + t.line);
+      const q = Math.exp(num(m[1])) / num(m[2]), d = digitsOf(m[3]);
+      check(Math.abs(q - num(m[3])) <= 0.5 * Math.pow(10, -d) + 1e-9, at + ': "' + t.line + '", but exp(' + m[1] + ') / ' + m[2] + ' = ' + q);
+      if (t.line.includes('the page stores')) {
+        apart++;
+        check(/ from the 8-bit scores \(each off by up to \u00b10\.\d+\); the page stores the weight apart: /.test(t.line), at + ': ' + t.line);
+      } else check(m[3] === t.weight, at + ': the quotient ' + m[3] + ' is not the weight ' + t.weight);
+      check(Math.abs(num(t.weight) - W.at(h, i, j)) <= 0.002 + 0.005 + 1e-6, at + ': weight ' + t.weight + ', weights.npy ' + W.at(h, i, j));
+      let lo = Infinity, hi = -Infinity, mx = -Infinity;
+      for (let a = 0; a < 128; a++) for (let b = 0; b < 128; b++) { lo = Math.min(lo, S.at(h, a, b)); hi = Math.max(hi, S.at(h, a, b)); }
+      for (let b = 0; b <= i; b++) mx = Math.max(mx, S.at(h, i, b));
+      const qs = q8Expect(lo, hi), mm = t.max.match(/^row max = (\u2212?[0-9.]+) \(8-bit: \u00b1([0-9.]+)\)/);
+      check(qs.digits === 0, 'head ' + h + ': its scores keep ' + qs.digits + ' digits; the case wants 0');
+      check(mm && mm[2] === qs.bound && Math.abs(num(mm[1]) - mx) <= qs.half + 0.5 * Math.pow(10, -digitsOf(mm[1])) + 1e-6,
+        at + ': "' + t.max + '", scores.npy\u2019s row max ' + mx + ' (\u00b1' + qs.bound + ')');
+    }
+    check(apart < cells.length / 2, apart + ' of ' + cells.length + ' cells give the quotient apart from the weight');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* An 8-bit page (its numbers over --html-limit) holds the weights in steps of 1/255: on a --log-scale range

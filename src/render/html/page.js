@@ -1048,11 +1048,21 @@
         dumpRef(r, r.weights_file, l, h, i, j)));
       return;
     }
-    /* the max, the sum and the exponent take the weight's digits when it shows more (fixed, fmtW), so the division
-     * checks on a calculator: with --precision 0 it read "exp(0) / 2 = 0.48" (1 / 2 is 0.5; the sum is 2.0776) */
-    const at = fW(a), ad = DATA.mode === 0 && !/e/.test(at) && at.includes('.') ? at.length - at.indexOf('.') - 1 : 0;
-    const fL = (x) => (ad > q8(r, l, h, 'scores').digits ? fmt(x, ad) : fS(x));
-    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }));
+    /* the max, the sum and the exponent take the weight's digits when it shows more (fixed, fmtW), then more until
+     * the division of the numbers shown gives the weight shown, so it checks on a calculator: with --precision 0 it
+     * read "exp(0) / 2 = 0.48" (1 / 2 is 0.5; the sum is 2.0776), and an 8-bit page, whose scores keep 0 digits at a
+     * step over 0.1, "exp(\u22121) / 1 = 0.17" (the 8-bit scores give exp(\u22121.45) / 1.39; a teacher's pass). An 8-bit
+     * weight is stored apart from the 8-bit scores, each off by up to half a step, so their quotient need not give
+     * it at any digits: after 2 more digits the line gives the quotient and, beside it, the weight the page stores. */
+    const at = fW(a), sd = q8(r, l, h, 'scores').digits, arg = score(r, l, h, i, j) - mx;
+    const ad = !/e/.test(at) && at.includes('.') ? at.length - at.indexOf('.') - 1 : 0;
+    const num = (t) => Number(t.replace('\u2212', '-')), shownQuotient = (d) => Math.exp(num(fmt(arg, d))) / num(fmt(tot, d));
+    let dg = Math.max(sd, ad);
+    const top = DATA.mode === 0 ? 9 : dg + 2;
+    for (let d = dg; d <= top; d++) if (fW(shownQuotient(d)) === at) { dg = d; break; }
+    const fL = (x) => (dg > sd ? fmt(x, dg) : fS(x)), checks = fW(shownQuotient(dg)) === at;
+    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + (dg > sd ? q8(r, l, h, 'scores').note : '') +
+      '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }));
     /* a masked cell: why, and that it adds nothing, as --explain; it read "A[0, 0, 1, 5] = exp(\u2212\u221e) / 1.1705 =
      * 0.0000" under the stored score 1.9405, with no word of the mask */
     if (masked(r, i, j)) {
@@ -1061,8 +1071,10 @@
       el('p', { class: 'eq', text: 'key ' + j + ' contributes nothing to the output of query ' + i + '.' }));
       return;
     }
-    cv.append(el('p', { class: 'eq' }, cell + 'exp(' + fL(score(r, l, h, i, j) - mx) + ') / ' + fL(tot) +
-        ' = ', el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
+    const line = cell + 'exp(' + fL(arg) + ') / ' + fL(tot) + ' = ';
+    if (checks) cv.append(el('p', { class: 'eq' }, line, el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
+    else cv.append(el('p', { class: 'eq' }, line + fW(shownQuotient(dg)) + (DATA.mode === 0 ? '; the page stores ' : ' from the 8-bit scores (each off by up to \u00b1' +
+      q8(r, l, h, 'scores').bound + '); the page stores the weight apart: '), el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
   /* a weight as --explain's sentence gives it in percent: with the digits that keep it off 0 % and 100 %, and
