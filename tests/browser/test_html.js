@@ -161,6 +161,7 @@ async function main() {
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
     await percentLikeExplain(browser, tmp);
+    await weightDigitsLikeExplain(browser, tmp);
     await zeroPrecision(browser, tmp);
     await tieWeight(browser, tmp);
     await ropeCell(browser, tmp);
@@ -974,6 +975,35 @@ async function tinyWeight(browser, tmp) {
     });
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
+  });
+}
+
+/* A weight between 0 and 1 reads as --explain's contribution line writes it (teach.c weight_format): never a whole
+ * number nor one significant digit, scientific below 1e-4. With --precision 0 a weight of 0.5085 read "1" on the page
+ * ("A·v_0 = 1 × v_0", and "exp(0) / 2 = 1"), where --explain says "A·v_0 = 0.51 ×"; with --precision 1 0.0508
+ * read "0.1" (--explain "0.051"), 0.6951 with --precision 0 "1" ("0.70"), and 6.25e-5 at the default digits
+ * "0.0001" (--explain "6.2514e-05"). The page's cell view opens on --explain's cell. */
+async function weightDigitsLikeExplain(browser, tmp) {
+  const cases = [['--precision', '0', '--explain', '1,0'], ['--precision', '1', '--explain', '2,1'],
+    ['--precision', '0', '--explain', '3,3'], ['--no-scale', '--head', '1', '--explain', '2,1']];
+  await test('html_weight_digits_are_explain_s', async () => {
+    for (const [k, opts] of cases.entries()) {
+      const args = ['--heads', '2'].concat(opts, ['I love deep learning']);
+      const ex = attnviz(args.concat(['--no-plot', '-q'])).match(/A\u00b7v_\d+ = ([^ ]+) \u00d7/);
+      check(ex, opts.join(' ') + ': --explain has no contribution line');
+      const out = path.join(tmp, 'wdig' + k);
+      attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      const text = await page.$eval('#view-cell', (e) => e.textContent), got = text.match(/A\u00b7v_\d+ = ([^ ]+) \u00d7/);
+      const w = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
+      if (/e/.test(ex[1])) {
+        check(got && /^[0-9.]+e\u2212[0-9]+$/.test(got[1]) && Math.abs(num(got[1].replace('\u2212', '-')) / Number(ex[1]) - 1) < 0.01,
+          opts.join(' ') + ': the page\u2019s "' + (got && got[0]) + '", --explain\u2019s "' + ex[0] + '"');
+      } else check(got && got[1] === ex[1], opts.join(' ') + ': the page\u2019s "' + (got && got[0]) + '", --explain\u2019s "' + ex[0] + '"');
+      check(got && w === got[1], opts.join(' ') + ': the cell\u2019s weight ' + w + ' beside ' + (got && got[0]));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
   });
 }
 

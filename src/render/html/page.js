@@ -74,13 +74,18 @@
    * teacher's pass: the page's 0.0000 beside the trace's 4.58e-06); 8-bit pages cannot tell it from 0.
    * Scientific only below 1e-4, as --explain's (teach.c weight_format); from 1e-4 on, fixed with the fewest
    * digits from --precision on that show two significant ones: with --precision 0 every weight under 0.5
-   * read "4.81e−1" (the tooltip, the head view, the cell view's row), where --explain prints "0.48". */
+   * read "4.81e−1" (the tooltip, the head view, the cell view's row), where --explain prints "0.48". A weight
+   * strictly between 0 and 1 never prints as a whole number either, nor with one significant digit, as
+   * weight_format's: it took those digits only when the weight would print as 0, so with --precision 0 a weight
+   * of 0.5085 read "1" ("A·v_0 = 1 × v_0 = [0  1  0 …]" beside v_0 = [0  2  1 …], --explain "0.51"), one of
+   * 0.0732 with --precision 1 "0.1" (--explain "0.073"), and one of 6.3e-5 "0.0001" at the default 4 digits
+   * (--explain scientific; a teacher's pass). */
   function fmtW(r, l, h, x) {
     const d = q8(r, l, h, 'weights').digits;
-    if (DATA.mode === 0 && x !== 0 && Math.abs(x) < 0.5 * Math.pow(10, -d)) {
-      if (Math.abs(x) < 1e-4) return x.toExponential(2).replace(/-/g, '\u2212');
+    if (DATA.mode === 0 && x > 0 && x < 1) {
+      if (x < 1e-4) return x.toExponential(2).replace(/-/g, '\u2212');
       let e = d;
-      while (e < 9 && fixed(Math.abs(x), e).replace(/^[0.]*/, '').length < 2) e++;
+      while (e < 9 && !(Number(fixed(x, e)) < 1 && fixed(x, e).replace(/^[0.]*/, '').length >= 2)) e++;
       return fmt(x, e);
     }
     return fmt(x, d);
