@@ -1119,7 +1119,13 @@ async function fullyMaskedRow(browser, tmp) {
     const shown = await page.$eval('#view-cell [data-role="all-masked"]', (e) => e.textContent).catch(() => '');
     check(shown === rule[0].replace(/\s+/g, ' '), 'cell (1, 1): the page says ' + JSON.stringify(shown) + ', --explain ' + JSON.stringify(rule[0]));
     check(!/row sum|\/ 0/.test(text), 'cell (1, 1) still divides by the row sum: ' + text.slice(0, 400));
-    check(num(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent)) === 0, 'cell (1, 1): weight not 0');
+    /* exactly 0, as --explain's row writes it ("0", not "0.0000"), and no weighted sum after the rule, as --explain */
+    const w11 = await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent);
+    const exRow = rule.input.split('\n').find((t) => /^ *\u2192 /.test(t)).trim().split(/ {2,}/).slice(-4);
+    const pgRow = await page.$eval('#view-cell tr[data-j="1"]', (tr) => [...tr.children].slice(2).map((td) => td.textContent));
+    check(w11 === exRow[3] && JSON.stringify(pgRow) === JSON.stringify(exRow), 'cell (1, 1): weight ' + w11 + ', row ' + JSON.stringify(pgRow) +
+      '; --explain\u2019s row ' + JSON.stringify(exRow));
+    check(!/weighted sum of v|has weight/.test(text), 'cell (1, 1): a weighted sum after the rule');
     /* a partly masked row still shows its division */
     await view(page, 'matrix');
     await lib.clickCell(page, 0, 2, 1);
@@ -1166,6 +1172,10 @@ async function maskedCellReason(browser, tmp) {
           check(text.includes(none[0]), at + ': no "' + none[0] + '"');
           check(!/exp\(\u2212\u221e\) \//.test(text), at + ': still divides exp(\u2212\u221e) by the row sum');
           check(num(await page.$eval('#view-cell [data-role="weight"]', (e) => e.textContent)) === 0, at + ': weight not 0');
+          /* and the row's masked key as --explain's table writes it: "−∞ (masked)  −∞  0  0" (the page wrote 0.0000) */
+          const exRow = ex.split('\n').find((t) => /^ *\u2192 /.test(t)).trim().split(/ {2,}/).slice(-4);
+          const pgRow = await page.$eval('#view-cell tr[data-j="' + j + '"]', (tr) => [...tr.children].slice(2).map((td) => td.textContent));
+          check(JSON.stringify(pgRow) === JSON.stringify(exRow), at + ': the page\u2019s row ' + JSON.stringify(pgRow) + ', --explain\u2019s ' + JSON.stringify(exRow));
         } else check(shown === null && !none, at + ': not masked, but the page or --explain says it is');
         /* a masked cell ends at "contributes nothing", as --explain's: no weighted sum of v, no "has weight 0.0%"
          * (the page went on with "A·v_j = 0.0000 × v_j = [0.0000 …]"); an unmasked one has both, as --explain */

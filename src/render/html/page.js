@@ -1035,9 +1035,10 @@
       'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
     for (let n = 0; n < r.T; n++) {
       const m = masked(r, i, n), s = score(r, l, h, i, n);
-      /* S − max and exp(S − max) ≤ 1 of 8-bit scores: each off by up to a step, so at the scores' digits */
+      /* S − max and exp(S − max) ≤ 1 of 8-bit scores: each off by up to a step, so at the scores' digits; a masked
+       * key's exp(−∞) and weight are exactly 0, as --explain's row writes them ("0.0000" read as a rounded number) */
       const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fS(s), m ? '\u2212\u221e' : fS(s - mx),
-        m ? fS(0) : fS(Math.exp(s - mx)), m ? fW(0) : fW(weight(r, l, h, i, n))];
+        m ? '0' : fS(Math.exp(s - mx)), m ? '0' : fW(weight(r, l, h, i, n))];
       const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
       cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null,
         lang: c === 1 ? langOf(t) : null })));
@@ -1049,7 +1050,7 @@
     if (mx === -Infinity) { /* no row sum to divide by: the rule --explain states, not exp(−∞) / 0 */
       cv.append(el('p', { class: 'note', 'data-role': 'all-masked', text: 'every key of this row is masked: softmax of all ' +
         '\u2212\u221e is undefined, so the rule gives all-zero weights and a zero output row (never NaN).' }),
-      el('p', { class: 'eq' }, cell, el('strong', { 'data-role': 'weight', text: fW(a) }), wNote + ' (the rule, not a division)',
+      el('p', { class: 'eq' }, cell, el('strong', { 'data-role': 'weight', text: '0' }), ' (the rule, not a division)',
         dumpRef(r, r.weights_file, l, h, i, j)));
       return;
     }
