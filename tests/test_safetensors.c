@@ -16,6 +16,7 @@
 
 #include "testutil.h"
 
+#include "base/utf8.h"
 #include "io/safetensors.h"
 
 /* A file image: 8-byte length of hdr (padded with `pad` spaces), hdr, then
@@ -268,6 +269,66 @@ static void test_bad_files(void **state) {
     assert_non_null(strstr(err.msg, "header length 1 is outside 2.."));
 }
 
+/* A value or name of the header, or the file's name, as a message quotes it: whole, at whole characters, its
+ * controls and bidi shown. "%.16s" cut the dtype 浮点数三十二位精度 (27 bytes) inside its sixth character and
+ * printed a "\n" of it raw; "%.64s" cut a __metadata__ key of 30 键 (90 bytes) inside its 22nd with no mark;
+ * a tensor's name was printed as it is, so "a\nb" broke the line and "a\u202eb" reversed the rest of it; and
+ * the file's name was cut to 255 bytes (inside a character, "/model.safetensors" lost). Expected texts by
+ * hand: a JSON string value as JSON spells it (jsonval.h av_json_shown), a name's control as <U+000A> and
+ * U+202E closed by U+202C PDF (utf8.h av_utf8_shown_name, UAX #9). */
+static void test_header_text_is_shown_whole(void **state) {
+    (void)state;
+    char key[200] = "";
+    for (int i = 0; i < 30; i++) strcat(key, "\xE9\x94\xAE"); /* 键 */
+    char meta_hdr[400], meta_msg[400];
+    snprintf(meta_hdr, sizeof meta_hdr, "{\"__metadata__\":{\"%s\\nx\":1}}", key);
+    snprintf(meta_msg, sizeof meta_msg, "m.safetensors: \"__metadata__\" key \"%s<U+000A>x\" is a number; its values "
+             "must be strings", key);
+    const struct {
+        const char *hdr, *msg;
+    } cases[] = {
+        {"{\"a\":{\"dtype\":\"浮点数三十二位精度\",\"shape\":[1],\"data_offsets\":[0,4]}}",
+         "m.safetensors: tensor \"a\": unknown dtype \"浮点数三十二位精度\" (known: F32, "},
+        {"{\"a\":{\"dtype\":\"F\\n32\",\"shape\":[1],\"data_offsets\":[0,4]}}",
+         "m.safetensors: tensor \"a\": unknown dtype \"F\\n32\" (known: F32, "},
+        {"{\"a\\nb\":{\"dtype\":\"F99\",\"shape\":[1],\"data_offsets\":[0,4]}}",
+         "m.safetensors: tensor \"a<U+000A>b\": unknown dtype \"F99\""},
+        {"{\"a\\u202eb\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}",
+         "m.safetensors: tensor \"a\xE2\x80\xAE" "b\xE2\x80\xAC\": data_offsets end 8 is past the end of the data"},
+        {"{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},\"b\\nc\":{\"dtype\":\"F32\",\"shape\":[1],"
+         "\"data_offsets\":[0,4]}}", "tensor \"b<U+000A>c\": data_offsets [0, 4] overlap tensor \"a\" [0, 4]"},
+        {meta_hdr, meta_msg},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        unsigned char *buf = craft(cases[i].hdr, 0, 4, &len);
+        av_safetensors st;
+        av_err err = {{0}};
+        assert_int_equal(av_safetensors_parse(&st, buf, len, "m.safetensors", &err), AV_EUSAGE);
+        if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: got '%s', want '%s'", i, err.msg, cases[i].msg);
+        assert_null(strchr(err.msg, '\n'));
+        free(buf);
+    }
+    /* a name of 313 bytes: 'a', 100 深, ".safetensors"; its end is kept, and the cut is at whole characters */
+    char name[400] = "a";
+    for (int i = 0; i < 100; i++) strcat(name, "\xE6\xB7\xB1");
+    strcat(name, ".safetensors");
+    const char *hdrs[] = {"{\"a\":{\"dtype\":\"F99\",\"shape\":[1],\"data_offsets\":[0,4]}}", "{\"a\":"};
+    const char *ends[] = {"\xE6\xB7\xB1.safetensors: tensor \"a\": unknown dtype \"F99\"",
+                          "\xE6\xB7\xB1.safetensors: header: not valid JSON"};
+    for (int i = 0; i < 2; i++) {
+        size_t len;
+        unsigned char *buf = craft(hdrs[i], 0, 4, &len);
+        av_safetensors st;
+        av_err err = {{0}}, u;
+        assert_int_equal(av_safetensors_parse(&st, buf, len, name, &err), AV_EUSAGE);
+        if (!strstr(err.msg, ends[i]) || strncmp(err.msg, "a\xE6\xB7\xB1", 4) || !strstr(err.msg, " \xE2\x80\xA6 "))
+            fail_msg("long name %d: got '%s'", i, err.msg);
+        assert_int_equal(av_utf8_check(err.msg, strlen(err.msg), &u), AV_OK);
+        free(buf);
+    }
+}
+
 static void test_convert_rejects_nonfinite_and_other_dtypes(void **state) {
     (void)state;
     const char *hdr = "{\"n\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[0,4]},"
@@ -435,6 +496,7 @@ int main(void) {
         cmocka_unit_test(test_convert_rejects_nonfinite_and_other_dtypes),
         cmocka_unit_test(test_nul_in_header),
         cmocka_unit_test(test_many_tensors),
+        cmocka_unit_test(test_header_text_is_shown_whole),
         cmocka_unit_test_setup_teardown(test_open_refuses_bytes_after_the_last_tensor, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_open_errors, tu_setup_tmpdir, tu_teardown_tmpdir),
     };

@@ -128,9 +128,21 @@ static const char *json_shown(char *buf, size_t n, const cJSON *j) {
     return buf;
 }
 
+/* A tensor's name from the header as a message quotes it, into buf (n >= 96 bytes): a long one by its start and
+ * end (av_utf8_cut_middle, into 200 bytes), then its controls escaped and its bidi closed (av_utf8_shown_name), so
+ * a name holding "\n" or U+202E (JSON escapes, which the header may hold) neither breaks nor reverses the
+ * message's line ("tensor \"a<U+000A>b\""). Returns buf. No errors. */
+static const char *tensor_shown(char *buf, size_t n, const char *name) {
+    char mid[200];
+    av_utf8_cut_middle(name, strlen(name), mid, sizeof mid);
+    av_utf8_shown_name(mid, buf, n);
+    return buf;
+}
+#define TENSOR_SHOWN(name) tensor_shown((char[1700]){0}, 1700, (name)) /* 199 bytes, each control as 8, + closers */
+
 static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, const av_safetensors *st,
                              av_err *err) {
-    const char *nm = st->name, *tn = t->name;
+    const char *nm = st->name, *tn = TENSOR_SHOWN(t->name);
     if (!cJSON_IsObject(e)) return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": entry is not a JSON object", nm, tn);
     const cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype");
     const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "shape");
@@ -138,9 +150,11 @@ static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, c
     if (!cJSON_IsString(dt) || !cJSON_IsArray(sh) || !cJSON_IsArray(off))
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": needs \"dtype\" (string), \"shape\" and \"data_offsets\" (arrays)", nm, tn);
     int d = dtype_from_name(dt->valuestring);
+    char dts[48]; /* as JSON spells it, quotes and all (av_json_shown): "%.16s" cut it inside a character and printed a \n raw */
+    if (d < 0) av_json_shown(dts, sizeof dts, dt);
     if (d < 0)
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": unknown dtype \"%.16s\" (known: F32, F16, BF16, F64, I64, I32, I16, I8, U8, BOOL, U16, U32, U64, F8_E4M3, F8_E5M2)",
-                       nm, tn, dt->valuestring);
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": unknown dtype %s (known: F32, F16, BF16, F64, I64, I32, I16, I8, U8, BOOL, U16, U32, U64, F8_E4M3, F8_E5M2)",
+                       nm, tn, dts);
     t->dtype = (av_st_dtype)d;
     int nd = cJSON_GetArraySize(sh);
     if (nd > AV_ST_MAX_NDIM)
@@ -209,15 +223,15 @@ static av_status check_layout(const av_safetensors *st, size_t data_len, av_err 
         const av_st_tensor *t = v[i];
         if (t->begin < at) /* then prev is not empty: it holds t->begin */
             s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] overlap tensor \"%s\" [%zu, %zu]",
-                        nm, t->name, t->begin, t->end, prev->name, prev->begin, prev->end);
+                        nm, TENSOR_SHOWN(t->name), t->begin, t->end, TENSOR_SHOWN(prev->name), prev->begin, prev->end);
         else if (t->begin > at && !prev)
             s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] begin at byte %zu of the data; the "
                         "first tensor must begin at 0, as the format packs tensors back to back (is the file damaged?)",
-                        nm, t->name, t->begin, t->end, t->begin);
+                        nm, TENSOR_SHOWN(t->name), t->begin, t->end, t->begin);
         else if (t->begin > at)
             s = av_fail(err, AV_EUSAGE, "%s: tensor \"%s\": data_offsets [%zu, %zu] begin %zu byte%s after tensor \"%s\" "
-                        "[%zu, %zu] ends; the format packs tensors back to back (is the file damaged?)", nm, t->name,
-                        t->begin, t->end, t->begin - at, t->begin - at == 1 ? "" : "s", prev->name, prev->begin,
+                        "[%zu, %zu] ends; the format packs tensors back to back (is the file damaged?)", nm, TENSOR_SHOWN(t->name),
+                        t->begin, t->end, t->begin - at, t->begin - at == 1 ? "" : "s", TENSOR_SHOWN(prev->name), prev->begin,
                         prev->end);
         at = t->end;
         prev = t;
@@ -232,7 +246,7 @@ static av_status check_layout(const av_safetensors *st, size_t data_len, av_err 
     return av_fail(err, AV_EUSAGE, "%s: the file is %zu bytes where its header and tensors make %zu (8 + %zu header + "
                    "%zu data): it holds %zu byte%s after its last tensor (\"%s\" ends at %zu); is it damaged or was "
                    "something appended?", nm, st->len, 8 + st->header_len + at, st->header_len, at, extra,
-                   extra == 1 ? "" : "s", prev->name, at);
+                   extra == 1 ? "" : "s", TENSOR_SHOWN(prev->name), at);
 }
 
 static av_status parse_header(av_safetensors *st, const cJSON *root, av_err *err) {
@@ -246,8 +260,8 @@ static av_status parse_header(av_safetensors *st, const cJSON *root, av_err *err
             if (!cJSON_IsObject(e)) return av_fail(err, AV_EUSAGE, "%s: \"__metadata__\" is not a JSON object", st->name);
             for (const cJSON *m = e->child; m; m = m->next) /* the format's text-to-text map, as safetensors reads it */
                 if (!cJSON_IsString(m))
-                    return av_fail(err, AV_EUSAGE, "%s: \"__metadata__\" key \"%.64s\" is %s; its values must be "
-                                   "strings (a text-to-text map)", st->name, m->string,
+                    return av_fail(err, AV_EUSAGE, "%s: \"__metadata__\" key \"%s\" is %s; its values must be "
+                                   "strings (a text-to-text map)", st->name, TENSOR_SHOWN(m->string),
                                    cJSON_IsNumber(m) ? "a number" : cJSON_IsBool(m) ? "true or false"
                                    : cJSON_IsNull(m) ? "null" : cJSON_IsArray(m) ? "an array" : "an object");
             continue;
@@ -281,7 +295,9 @@ static size_t first_nul(const unsigned char *h, size_t len) {
 static av_status parse_layout(av_safetensors *st, const unsigned char *head, size_t len, const char *name,
                               av_err *err) {
     memset(st, 0, sizeof *st);
-    snprintf(st->name, sizeof st->name, "%s", name);
+    /* its start and end (av_utf8_cut_middle): "%s" into 256 bytes cut a 494-byte folder of CJK inside a character,
+     * with no mark, and lost "/model.safetensors" */
+    av_utf8_cut_middle(name, strlen(name), st->name, sizeof st->name);
     if (len < 8)
         return av_fail(err, AV_EUSAGE, "%s: truncated: %zu byte%s, fewer than the 8-byte header length", name, len,
                            len == 1 ? "" : "s");
@@ -312,8 +328,8 @@ static av_status parse_layout(av_safetensors *st, const unsigned char *head, siz
     }
     const char *end = NULL;
     cJSON *root;
-    char hname[320];
-    snprintf(hname, sizeof hname, "%.300s: header", name);
+    char hname[sizeof st->name + 8]; /* st->name, whole or by its start and end: "%.300s" cut inside a character */
+    snprintf(hname, sizeof hname, "%s: header", st->name);
     av_status js = av_json_parse_object(&root, (const char *)head + 8, (size_t)n, &end, hname, err);
     if (js) {
         av_safetensors_close(st);
@@ -335,7 +351,7 @@ static av_status parse_layout(av_safetensors *st, const unsigned char *head, siz
     av_status s = parse_header(st, root, err);
     cJSON_Delete(root);
     if (s) av_safetensors_close(st);
-    else snprintf(st->name, sizeof st->name, "%s", name);
+    else av_utf8_cut_middle(name, strlen(name), st->name, sizeof st->name);
     return s;
 }
 
@@ -508,12 +524,12 @@ av_status av_safetensors_f32(const float **out, float **owned, const av_safetens
     *out = NULL;
     *owned = NULL;
     if (t->dtype != AV_ST_F32 && t->dtype != AV_ST_F16 && t->dtype != AV_ST_BF16)
-        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has dtype %s; expected F32, F16 or BF16", st->name, t->name,
+        return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" has dtype %s; expected F32, F16 or BF16", st->name, TENSOR_SHOWN(t->name),
                        kDtypes[t->dtype].name);
     int in_place = t->dtype == AV_ST_F32 && ((uintptr_t)t->data % sizeof(float)) == 0;
     float *copy = NULL;
     if (!in_place && !(copy = av_calloc(t->numel ? t->numel : 1, sizeof(float))))
-        return av_fail(err, AV_ERUNTIME, "%s: out of memory converting tensor \"%s\"", st->name, t->name);
+        return av_fail(err, AV_ERUNTIME, "%s: out of memory converting tensor \"%s\"", st->name, TENSOR_SHOWN(t->name));
     const float *f = in_place ? (const float *)(const void *)t->data : copy;
     if (!in_place)
         for (size_t i = 0; i < t->numel; i++) copy[i] = element(t, i);
@@ -522,7 +538,7 @@ av_status av_safetensors_f32(const float **out, float **owned, const av_safetens
         float v = f[bad];
         free(copy);
         return av_fail(err, AV_EUSAGE, "%s: tensor \"%s\" contains %s at index %zu; every value must be finite",
-                       st->name, t->name, isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf", bad);
+                       st->name, TENSOR_SHOWN(t->name), isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf", bad);
     }
     *out = f;
     *owned = copy;

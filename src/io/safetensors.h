@@ -86,7 +86,11 @@ size_t av_st_dtype_size(av_st_dtype d);
 void av_st_shape_str(char *buf, size_t n, const size_t *shape, int ndim);
 
 /* Parse and validate an in-memory file of len bytes (not copied: buf must
- * outlive st). `name` starts every message. Errors, AV_EUSAGE (offsets and
+ * outlive st). `name` starts every message (over 255 bytes, by its start and
+ * end, base/utf8.h av_utf8_cut_middle). A tensor's name or __metadata__ key is
+ * quoted as av_utf8_shown_name shows it (controls as <U+000A>, bidi closed;
+ * over 199 bytes by its start and end), a dtype as JSON spells it
+ * (io/jsonval.h av_json_shown: "F\n32"). Errors, AV_EUSAGE (offsets and
  * lengths in bytes; header offsets from 0 at the header's first byte, data
  * offsets from 0 at the data's):
  *   "model.safetensors: truncated: 5 bytes, fewer than the 8-byte header length",
