@@ -248,6 +248,25 @@ static void test_lm_head_other_than_wte_is_refused(void **state) {
              "supported", tu_sh_word(st_path));
     if (!strstr(err.msg, want))
         fail_msg("message: %s", err.msg);
+    /* config.json untying them ("tie_word_embeddings": false, as transformers then loads this lm_head): the key is
+     * named, and what attnviz runs; it said only "lm_head.weight differs from wte.weight; ..." */
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    size_t len = 0;
+    char *json = tu_slurp_file(path, &len);
+    assert_true(len > 1 && json[0] == '{');
+    fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fprintf(fp, "{\"tie_word_embeddings\": false, %s", json + 1);
+    assert_int_equal(fclose(fp), 0);
+    free(json);
+    memset(&err, 0, sizeof err);
+    assert_int_equal(av_gpt2_load(&m, dir, &err), AV_EUSAGE);
+    snprintf(want, sizeof want, "%s: config.json's tie_word_embeddings is false and lm_head.weight differs from "
+             "wte.weight: an untied output layer, which attnviz does not run; allowed: a GPT-2 whose output layer is "
+             "tied to wte, as GPT-2's own checkpoints are (tie_word_embeddings true or absent, GPT2Config's default, "
+             "with no lm_head.weight or one equal to wte.weight)", tu_sh_word(st_path));
+    if (!strstr(err.msg, want))
+        fail_msg("untied message: %s", err.msg);
 }
 
 /* The weights line says what the file holds (it said "F32, read in place"

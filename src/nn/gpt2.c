@@ -850,7 +850,8 @@ static av_status check_positions(const av_gpt2_config *c, const store *s, const 
                    config, file, wpe, wpe);
 }
 
-/* lm_head.weight, when present, must be (V, C) and equal to wte (tied); when config.json unties it, present.
+/* lm_head.weight, when present, must be (V, C) and equal to wte (tied); when config.json unties it, present
+ * (and still equal: a message names tie_word_embeddings false when it differs).
  * Without it transformers builds an untied lm_head with random weights (and warns of the missing key), so the
  * run would compute other logits than that model's while the trace says "tied to the token embedding". */
 static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *err) {
@@ -869,6 +870,11 @@ static av_status check_lm_head(av_gpt2 *m, store *s, const char *file, av_err *e
     int tied;
     av_status st = av_safetensors_equal_f32(&tied, &s->st, t, m->params.wte, V, C, err);
     if (st) return st;
+    if (!tied && m->cfg.untied) /* the key that unties them is named: it said only "lm_head.weight differs ..." */
+        return av_fail(err, AV_EUSAGE, "%s: config.json's tie_word_embeddings is false and lm_head.weight differs "
+                       "from wte.weight: an untied output layer, which attnviz does not run; allowed: a GPT-2 whose "
+                       "output layer is tied to wte, as GPT-2's own checkpoints are (tie_word_embeddings true or "
+                       "absent, GPT2Config's default, with no lm_head.weight or one equal to wte.weight)", file);
     if (!tied)
         return av_fail(err, AV_EUSAGE, "%s: lm_head.weight differs from wte.weight; only GPT-2's tied unembedding is supported", file);
     return AV_OK;

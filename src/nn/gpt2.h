@@ -321,7 +321,10 @@ typedef struct {
  * tie_word_embeddings is false (cfg.untied: transformers would draw a random
  * lm_head for it, so attnviz's logits would not be that model's: "model.safetensors:
  * config.json's tie_word_embeddings is false, but there is no tensor
- * \"lm_head.weight\" ..."); when tied, a checkpoint with lm_head.weight and no
+ * \"lm_head.weight\" ..."; one that differs from wte there: "model.safetensors:
+ * config.json's tie_word_embeddings is false and lm_head.weight differs from
+ * wte.weight: an untied output layer, which attnviz does not run; allowed:
+ * ..."); when tied, a checkpoint with lm_head.weight and no
  * wte.weight (safetensors.torch.save_model's, which keeps one name of shared
  * tensors) uses lm_head.weight as wte, as transformers does; h.N.attn.bias and h.N.attn.masked_bias
  * (causal-mask buffers) are ignored; any other tensor is an error. wpe.weight
