@@ -1247,6 +1247,33 @@ static void test_cli_train_diverged_is_a_runtime_error(void **state) {
     }
 }
 
+/* A --compare variant that diverges names every other variant's folder, whole: the message cut what the others
+ * hold at 300 bytes ("%.300s"), so with an -o of about 200 bytes of 深 it ended the first at "not trained", with
+ * no "yet", no word of rope/ and no mark. The text is the message's own rule (diverged, run_compare's others):
+ * each folder as one shell word, what it holds, and the comparison not written. Shim as above. */
+static void test_cli_train_diverged_names_every_variant(void **state) {
+    tu_fixture *f = *state;
+    char preload[4300], asan[4300];
+    if (!tu_shim_env("shim_sgemm.so", preload, asan)) return;
+    char dir[4200], sub[3][4300], want[9000];
+    int at = snprintf(dir, sizeof dir, "%s/", f->dir);
+    while (at + 3 <= 200) at += snprintf(dir + at, sizeof dir - (size_t)at, "\xE6\xB7\xB1"); /* 深 to 200 bytes */
+    const char *names[3] = {"learned", "sinusoidal", "rope"};
+    for (int i = 0; i < 3; i++) snprintf(sub[i], sizeof sub[i], "%s/%s", dir, names[i]);
+    const char *env[] = {preload, asan, "SHIM_SGEMM_AT=1500", "SHIM_SGEMM_VALUE=nan", NULL};
+    const char *args[] = {"--train", "reverse", "--compare", "positions", "--steps", "20", "--d-model", "16",
+                          "--batch", "4", "-q", "-o", dir, NULL};
+    tu_result r;
+    tu_runv(&r, NULL, env, args);
+    snprintf(want, sizeof want, "; training stopped and this variant's model was not saved (%s was made for this run "
+             "and is removed; %s was made for this run and is removed, not trained yet; %s was made for this run and "
+             "is removed, not trained yet; %s and .svg not written); try a smaller --lr (now 0.006)\n",
+             tu_sh_word(sub[0]), tu_sh_word(sub[1]), tu_sh_word(sub[2]), tu_sh_file_word(dir, "compare_positions.png"));
+    if (r.code != 1 || !strstr(r.err, "training diverged at step 2: ") || !strstr(r.err, want))
+        fail_msg("exit %d, stderr: %s\nwant: %s", r.code, r.err, want);
+    tu_free(&r);
+}
+
 /* A Ctrl-C after the run is complete, on the way out: it ended with 130 and not a word, as if the run had
  * been cut anywhere (a new user's report: was the folder whole?). It now says that the run was complete and
  * what was saved, with --compare too. The shim (tests/shim_signal.c) raises SIGINT when attnviz closes its
@@ -5564,6 +5591,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_config_records_its_settings, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_run_figures_say_so, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_diverged_is_a_runtime_error, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_diverged_names_every_variant, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_error_on_a_terminal_starts_its_line, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_gif_within_the_pixel_bound_at_600_dpi, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_after_the_run_is_complete, tu_setup_tmpdir, tu_teardown_tmpdir),

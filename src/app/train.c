@@ -448,7 +448,7 @@ static av_status diverged(const run_state *r, int step, const char *what, av_err
         lr_now(lr, sizeof lr, r->o);
         snprintf(hint, sizeof hint, "; try a smaller --lr (now %s)", lr);
     } else snprintf(at, sizeof at, "the untrained model (step 0) failed");
-    return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%s %s%.300s%s)%s", at, what,
+    return av_fail(err, AV_ERUNTIME, "%s: %s; training stopped and %s was not saved (%s %s%s%s)%s", at, what,
                    r->others[0] ? "this variant's model" : "the model", AV_SHOWN_WORD(r->dir, 249), left_in(r->dir), r->others, cmp, hint);
 }
 
@@ -474,7 +474,7 @@ static void stop_message(run_state *r) {
     r->left = left;
     char msg[AV_INTERRUPT_MSG_MAX], cmp[400];
     compare_not_written(cmp, sizeof cmp, r->o);
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%s %s%.600s%s)\n",
+    snprintf(msg, sizeof msg, "%sattnviz: interrupted: training stopped; %s was not saved (%s %s%s%s)\n",
              r->o->tty ? "\n" : "", r->others[0] ? "this variant's model" : "the model", AV_SHOWN_WORD(r->dir, 349), left, r->others,
              cmp);
     av_interrupt_message(msg);
@@ -1189,7 +1189,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     const char *sd = AV_SHOWN_WORD(dir, 349);
     const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
     snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %s was saved, but its training "
-             "figures and train.csv are not all written%s%.600s%s%s: rerun the same command (the same seed gives the "
+             "figures and train.csv are not all written%s%s%s%s: rerun the same command (the same seed gives the "
              "same model) to write them\n", o->tty ? "\n" : "", sd, rest[0] ? " (" : "", rest,
              others[0] ? cmp : "", rest[0] ? ")" : "");
     char other_dump[1024]; /* holds_dump_of_model's weights line, whole */
@@ -1259,7 +1259,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     if (!s) { /* all written: a Ctrl-C from here to the exit ended the run with 130 and not a word (a new user's
                * report: was the folder whole?); run_one keeps this message to the exit */
         snprintf(msg, sizeof msg, "%sattnviz: interrupted %s: the trained model in %s was saved with its "
-                 "training figures and train.csv%s%.600s%s%s\n", o->tty ? "\n" : "",
+                 "training figures and train.csv%s%s%s%s\n", o->tty ? "\n" : "",
                  others[0] ? "between --compare's variants" : "after the run was complete", sd, rest[0] ? " (" : "",
                  rest, others[0] ? cmp : "", rest[0] ? ")" : "");
         av_interrupt_message(msg);
@@ -1631,7 +1631,11 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     av_status s = remove_outputs(o->outdir, (const char *const[]){png, svg}, 2, "the comparison of the models this run replaces",
                        err);
     for (int i = 0; !s && i < n; i++, done++) {
-        char dir[4096], others[640] = "";
+        /* others: two folders of at most 249 bytes as shown, each with ~100 bytes of what it holds, whole: 640
+         * bytes cut the second at any byte, and the messages' "%.300s" dropped it ("; /tmp/深…/s... was made for
+         * this run and is removed, not trained" of a 243-byte -o, with no word of rope/); the messages are within
+         * their 2 KB with it */
+        char dir[4096], others[768] = "";
         av_path_join(dir, sizeof dir, o->outdir, names[i]);
         /* a Ctrl-C names every variant's folder: they are all made before the first step, and "scale/ is empty"
          * said nothing of the empty no-scale/ beside it */
