@@ -393,10 +393,16 @@ static const err_case kErrors[] = {
      "\"<|endoftext|>\" has id 5"},
     {"id_negative", "{\"a\": -1}", "", AV_EUSAGE, "has id -1"},
     {"id_fraction", "{\"a\": 0.5}", "", AV_EUSAGE, "has id 0.5"},
-    /* a token of 20 我 (60 bytes) is quoted to its first 40 bytes at a whole character, 13 我 (39 bytes): "%.40s" kept
-     * 40 bytes, a third of the 14th 我's, which printed as U+FFFD (a tester's pass) */
+    /* a token of 20 我 (60 bytes) is quoted as JSON spells it to its first 40 bytes at a whole character, the
+     * opening quote and 13 我 (39 bytes), then "…" (jsonval.h av_json_shown): "%.40s" kept 40 bytes, a third of the
+     * 14th 我's, which printed as U+FFFD (a tester's pass), and AV_SHOWN then cut it with no mark, as if the token
+     * were 13 我 */
     {"id_fraction_long_cjk_token", "{\"\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\": 0.5}", "", AV_EUSAGE,
-     "token \"\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\" has id 0.5"},
+     "token \"\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE2\x80\xA6 has id 0.5"},
+    /* the same for a value that is no number, and a token the file spells with an escape is shown so */
+    {"id_string_long_cjk_token", "{\"\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\": \"x\"}", "", AV_EUSAGE,
+     "token \"\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE6\x88\x91\xE2\x80\xA6 has a value that is not a number"},
+    {"id_string_escaped_token", "{\"a\\nb\": \"x\"}", "", AV_EUSAGE, "token \"a\\nb\" has a value that is not a number"},
     {"duplicate_id", "{\"a\": 0, \"b\": 0}", "", AV_EUSAGE, "already the id of another token"},
     {"duplicate_token", "{\"a\": 0, \"a\": 1}", "", AV_EUSAGE, "appears twice"},
     {"raw_space_in_token", "{\"a b\": 0}", "", AV_EUSAGE, "U+0020 is not in the byte-level alphabet"},

@@ -146,6 +146,12 @@ void av_json_shown(char *buf, size_t n, const cJSON *j) {
     cJSON_free(text);
 }
 
+void av_json_shown_string(char *buf, size_t n, const char *s) {
+    cJSON *j = cJSON_CreateString(s);
+    av_json_shown(buf, n, j);
+    cJSON_Delete(j);
+}
+
 av_status av_json_check_strings(const char *text, size_t len, const char *name, av_err *err) {
     const char *sep = name ? ": " : "";
     name = name ? name : "";
@@ -312,9 +318,7 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
     const char *dup = duplicate_key(j);
     if (dup) {
         char key[48]; /* as JSON spells it (av_json_shown): "%.80s" printed a \n in it raw and cut inside a character */
-        cJSON *k = cJSON_CreateString(dup);
-        av_json_shown(key, sizeof key, k);
-        cJSON_Delete(k);
+        av_json_shown_string(key, sizeof key, dup);
         av_status st = av_fail(err, AV_EUSAGE, "%s%skey %s appears twice in one object (Python's json keeps the "
                                "last, cJSON the first; is the file damaged?)", name, sep, key);
         cJSON_Delete(j);

@@ -84,6 +84,9 @@ av_status av_json_token_ids(int *ids, int *n, int *left, int *n_left, int max, c
  * prints as null; its text is not kept) "(a number past 1.797e308)", or
  * "(a number past -1.797e308)". */
 void av_json_shown(char *buf, size_t n, const cJSON *j);
+/* av_json_shown of the JSON string s (a key of the file: a token of vocab.json), quotes and all, as the file
+ * spells it: "\"a\\nb\"", cut to 40 bytes with "…" at a whole character. "(unreadable)" out of memory. */
+void av_json_shown_string(char *buf, size_t n, const char *s);
 
 /* The error for a value of the wrong kind, naming what was found:
  * AV_EUSAGE "NAME: KEY is SHOWN; it must be MUST", SHOWN as av_json_shown

@@ -32,6 +32,14 @@ static av_status prefixed(av_err *err, av_status code, const char *what) {
  * wrong (a token left out), not the largest id (often "<|endoftext|>"): the
  * message names the first missing id and the largest. Other bad ids are left
  * to load_vocab's own messages. */
+/* A vocab.json token (a key) as a message quotes it, quotes and all: as the file spells it, cut to 40 bytes with
+ * "…" (io/jsonval.h av_json_shown_string). AV_SHOWN(key, 89) cut a token of 30 长 to 13 with no mark. */
+static const char *key_into(char *buf, size_t n, const char *key) {
+    av_json_shown_string(buf, n, key);
+    return buf;
+}
+#define key_shown(key) key_into((char[48]){0}, 48, (key))
+
 static av_status missing_id(const cJSON *root, int V, av_err *err) {
     const cJSON *top = NULL;
     for (const cJSON *e = root->child; e; e = e->next) {
@@ -47,7 +55,7 @@ static av_status missing_id(const cJSON *root, int V, av_err *err) {
     while (m < V - 1 && seen[m]) m++; /* one id below V is missing: V entries, one of them at V or past it */
     free(seen);
     return av_fail(err, AV_EUSAGE, "no token has id %d: the file has %d entr%s, so the ids must be 0..%d, each once, "
-                   "but token \"%s\" has id %.17g", m, V, V == 1 ? "y" : "ies", V - 1, AV_SHOWN(top->string, 89), top->valuedouble);
+                   "but token %s has id %.17g", m, V, V == 1 ? "y" : "ies", V - 1, key_shown(top->string), top->valuedouble);
 }
 
 /* vocab.json text -> tokens of b (created here with V = number of entries). */
@@ -62,10 +70,10 @@ static av_status load_vocab(av_bpe **out, const char *text, size_t len, av_err *
     for (const cJSON *e = root->child; st == AV_OK && e; e = e->next) {
         double d = e->valuedouble;
         if (!cJSON_IsNumber(e))
-            st = av_fail(err, AV_EUSAGE, "token \"%s\" has a value that is not a number", AV_SHOWN(e->string, 89));
+            st = av_fail(err, AV_EUSAGE, "token %s has a value that is not a number", key_shown(e->string));
         else if (d != floor(d) || d < 0 || d >= V)
-            st = av_fail(err, AV_EUSAGE, "token \"%s\" has id %.17g (allowed: integers 0..%d, as the file has "
-                         "%d entr%s)", AV_SHOWN(e->string, 89), d, V - 1, V, V == 1 ? "y" : "ies");
+            st = av_fail(err, AV_EUSAGE, "token %s has id %.17g (allowed: integers 0..%d, as the file has "
+                         "%d entr%s)", key_shown(e->string), d, V - 1, V, V == 1 ? "y" : "ies");
         else st = av_bpe_add_token(*out, e->string, strlen(e->string), (int32_t)d, err);
     }
     cJSON_Delete(root);
