@@ -354,6 +354,14 @@ static void test_refusals(void **state) {
         {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":\"1\"},"
          "\"merges\":[]}}",
          "tokenizer.json: model.vocab[\"b\"] is \"1\"; it must be a whole-number id in 0..16777215"},
+        /* a token of 20 长 (60 bytes) quoted as the file spells it to 40 bytes at a whole character, the opening
+         * quote and 13 长, then "…" (jsonval.h av_json_shown): AV_SHOWN(key, 89) cut it to 13 长 with no mark */
+        {"{\"pre_tokenizer\":{\"type\":\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\":-1},"
+         "\"merges\":[]}}",
+         "tokenizer.json: model.vocab[\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE2\x80\xA6] is -1; it must be a whole-number id in 0..16777215"},
+        {"{\"added_tokens\":[{\"id\":5,\"content\":\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
+         "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
+         "tokenizer.json: added token \"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE2\x80\xA6 has id 5, outside 0..2: the file has 3 tokens"},
         {"{\"added_tokens\":[{\"id\":1.5,\"content\":\"<x>\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
          "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
          "tokenizer.json: added_tokens[0] needs a non-empty \"content\" and an \"id\" in 0..16777215"},

@@ -146,10 +146,11 @@ void av_json_shown(char *buf, size_t n, const cJSON *j) {
     cJSON_free(text);
 }
 
-void av_json_shown_string(char *buf, size_t n, const char *s) {
+const char *av_json_shown_string(char *buf, size_t n, const char *s) {
     cJSON *j = cJSON_CreateString(s);
     av_json_shown(buf, n, j);
     cJSON_Delete(j);
+    return buf;
 }
 
 av_status av_json_check_strings(const char *text, size_t len, const char *name, av_err *err) {

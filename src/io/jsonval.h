@@ -85,8 +85,12 @@ av_status av_json_token_ids(int *ids, int *n, int *left, int *n_left, int max, c
  * "(a number past -1.797e308)". */
 void av_json_shown(char *buf, size_t n, const cJSON *j);
 /* av_json_shown of the JSON string s (a key of the file: a token of vocab.json), quotes and all, as the file
- * spells it: "\"a\\nb\"", cut to 40 bytes with "…" at a whole character. "(unreadable)" out of memory. */
-void av_json_shown_string(char *buf, size_t n, const char *s);
+ * spells it: "\"a\\nb\"", cut to 40 bytes with "…" at a whole character. "(unreadable)" out of memory.
+ * Returns buf. */
+const char *av_json_shown_string(char *buf, size_t n, const char *s);
+/* av_json_shown_string(s) held in a char[48] that lasts to the end of the enclosing block, for a message's
+ * argument: av_fail(err, AV_EUSAGE, "token %s has id %d", AV_JSON_STRING_SHOWN(key), id). */
+#define AV_JSON_STRING_SHOWN(s) av_json_shown_string((char[48]){0}, 48, (s))
 
 /* The error for a value of the wrong kind, naming what was found:
  * AV_EUSAGE "NAME: KEY is SHOWN; it must be MUST", SHOWN as av_json_shown

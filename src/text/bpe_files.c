@@ -34,11 +34,7 @@ static av_status prefixed(av_err *err, av_status code, const char *what) {
  * to load_vocab's own messages. */
 /* A vocab.json token (a key) as a message quotes it, quotes and all: as the file spells it, cut to 40 bytes with
  * "…" (io/jsonval.h av_json_shown_string). AV_SHOWN(key, 89) cut a token of 30 长 to 13 with no mark. */
-static const char *key_into(char *buf, size_t n, const char *key) {
-    av_json_shown_string(buf, n, key);
-    return buf;
-}
-#define key_shown(key) key_into((char[48]){0}, 48, (key))
+#define key_shown(key) AV_JSON_STRING_SHOWN(key)
 
 static av_status missing_id(const cJSON *root, int V, av_err *err) {
     const cJSON *top = NULL;

@@ -307,9 +307,9 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
     for (int i = 0; !s && gap >= 0 && i < t->n_added; i++)
         if (t->added[i].id > gap && (!past || t->added[i].id > past->id)) past = &t->added[i];
     if (past && past->id == t->V - 1)
-        s = av_fail(err, AV_EUSAGE, "%s: added token \"%s\" has id %d, outside 0..%d: the file has %d tokens "
+        s = av_fail(err, AV_EUSAGE, "%s: added token %s has id %d, outside 0..%d: the file has %d tokens "
                     "(model.vocab and added_tokens), so the ids must be 0..%d, each once (no token has id %d)", name,
-                    AV_SHOWN(past->s, 89), (int)past->id, (int)n - 1, (int)n, (int)n - 1, (int)gap);
+                    AV_JSON_STRING_SHOWN(past->s), (int)past->id, (int)n - 1, (int)n, (int)n - 1, (int)gap);
     free(given);
     int rank = 0;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(model, "merges")) {
@@ -495,8 +495,8 @@ static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added,
             e->valuedouble != floor(e->valuedouble)) {
             char shown[64];
             av_json_shown(shown, sizeof shown, e);
-            return av_fail(err, AV_EUSAGE, "%s: model.vocab[\"%s\"] is %s; it must be a whole-number id in "
-                           "0..16777215", name, AV_SHOWN(e->string, 89), shown);
+            return av_fail(err, AV_EUSAGE, "%s: model.vocab[%s] is %s; it must be a whole-number id in "
+                           "0..16777215", name, AV_JSON_STRING_SHOWN(e->string), shown); /* marked where cut */
         }
         if ((int32_t)e->valuedouble >= t->V) t->V = (int32_t)e->valuedouble + 1;
     }
