@@ -2558,7 +2558,8 @@ static void test_weights_source_text_is_tidied(void **state) {
  * "“When Ada opened the old notebook, she fo…”", and "w0 w1 ... w14" "“w0 ... w11 w1…”", which reads as the token
  * w1 (a lecture-notes author's pass). The cut now comes after the last whole word within the 40 columns, as
  * Python's textwrap.shorten(text, width=41, placeholder="…") gives each expected text below (run by hand); a first
- * word wider than that, and Chinese, which breaks between characters (UAX #14 class ID), are cut inside as before. */
+ * word wider than that, and Chinese and Japanese, which break between characters (UAX #14 class ID), are cut inside
+ * as before; Korean, which breaks at its spaces, after a whole word. */
 static void test_title_cuts_a_long_sentence_after_a_whole_word(void **state) {
     fixture *f = *state;
     static const struct { const char *text, *want; } cases[] = {
@@ -2574,6 +2575,14 @@ static void test_title_cuts_a_long_sentence_after_a_whole_word(void **state) {
         /* 24 characters of 2 columns: 20 of them */
         {"我爱深度学习我爱深度学习我爱深度学习我爱深度学习",
          "\xE2\x80\x9C\xE2\x81\xA8我爱深度学习我爱深度学习我爱深度学习我爱\xE2\x80\xA6\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0"},
+        /* Japanese, 30 characters of 2 columns, breaks between them too: 20 of them */
+        {"私は図書館で変換器と注意機構に関するとても長い本を読みました",
+         "\xE2\x80\x9C\xE2\x81\xA8私は図書館で変換器と注意機構に関するとて\xE2\x80\xA6\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0"},
+        /* Korean separates words with spaces and breaks only there: by hand, 나는 오늘 아침에 도서관에서 is
+         * 4+1+4+1+6+1+10 = 27 columns and the next word, 16 columns, would end at 44 past the 40; the old cut
+         * fell between its syllables, "…도서관에서 어텐션메커니…" */
+        {"나는 오늘 아침에 도서관에서 어텐션메커니즘에 관한 아주 긴 책을 읽었습니다",
+         "\xE2\x80\x9C\xE2\x81\xA8나는 오늘 아침에 도서관에서\xE2\x80\xA6\xE2\x81\xA9\xE2\x80\x9D \xC2\xB7 head 0"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tu_result r;
@@ -2622,6 +2631,41 @@ static void test_title_keeps_an_equation_on_one_line(void **state) {
         }
         free(svg);
     }
+}
+
+/* A Korean --title wider than the figure wraps at its spaces: five 14-syllable words wrapped on the old binary as
+ * "가나다라마바사아자차카타파하 가나다라마바사아자차카타파" / "하 가나다라…", a word split between its lines (a
+ * lecture-notes author's pass). Korean breaks lines only at its spaces (CSS Text 3 word-break: keep-all), so by
+ * hand every bold line of head0.svg's title holds whole words W, the last one perhaps ending in "…". */
+static void test_korean_title_wraps_at_its_spaces(void **state) {
+    fixture *f = *state;
+    static const char W[] = "가나다라마바사아자차카타파하";
+    char title[512] = "";
+    for (int k = 0; k < 5; k++) strcat(strcat(title, W), k < 4 ? " " : "");
+    tu_result r;
+    RUN(&r, "-q", "--format", "svg", "--figures", "heads", "--title", title, "-o", in(f, "ko"), "I love you");
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = tu_slurp_file(in(f, "ko/head0.svg"), NULL);
+    assert_non_null(svg);
+    int lines = 0;
+    for (const char *p = svg; (p = strstr(p, "<text ")) != NULL; p++) {
+        const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
+        if (!gt || !end) break;
+        if (!strstr(p, "font-weight=\"bold\"") || strstr(p, "font-weight=\"bold\"") > gt) continue;
+        if (strncmp(gt + 1, W, 3) != 0) continue; /* the generated lines: "head 0 of 1: ..." */
+        lines++;
+        size_t n = (size_t)(end - gt - 1);
+        if (n >= 3 && !memcmp(end - 3, "\xE2\x80\xA6", 3)) n -= 3;
+        for (size_t at = 0; at < n;) {
+            if (n - at < strlen(W) || memcmp(gt + 1 + at, W, strlen(W)) != 0 ||
+                (at + strlen(W) < n && gt[1 + at + strlen(W)] != ' '))
+                fail_msg("a title line '%.*s' splits a word", (int)(end - gt - 1), gt + 1);
+            at += strlen(W) + 1;
+        }
+    }
+    assert_true(lines >= 2);
+    free(svg);
 }
 
 /* The pe figure of a small d_model keeps its panel titles and axis titles apart: `attnviz --figures pe -d 2
@@ -3841,6 +3885,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_title_prefix_and_sentence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_cuts_a_long_sentence_after_a_whole_word, setup, teardown),
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_korean_title_wraps_at_its_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_of_a_small_d_model_keeps_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),

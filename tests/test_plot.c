@@ -130,6 +130,33 @@ static void test_title_line_cut_keeps_every_word_that_fits(void **state) {
     assert_true(checked > 20);
 }
 
+/* A Korean title line is cut after a whole word: Korean separates its words with spaces and breaks lines only
+ * there (CSS Text 3 word-break: keep-all), while the cut broke between any two Hangul syllables as between Han
+ * characters, so at 60 px the line read "나는 오…". For each width, what is kept before the "…" is a run of whole
+ * words of s, and a line that is not cut fits. */
+static void test_title_line_cut_keeps_korean_words_whole(void **state) {
+    (void)state;
+    static const char *s = "나는 오늘 아침에 도서관에서 어텐션메커니즘에 관한 아주 긴 책을 읽었습니다";
+    int checked = 0;
+    for (float max_w = 60.0f; max_w <= 560.0f; max_w += 4.0f) {
+        char *line = av_plot_fit_title_line(s, 14.0f, max_w);
+        assert_non_null(line);
+        size_t n = strlen(line);
+        if (n >= 3 && strcmp(line + n - 3, "\xE2\x80\xA6") == 0) {
+            size_t k = n - 3;
+            if (!(k > 0 && strncmp(line, s, k) == 0 && (s[k] == ' ' || s[k] == 0)))
+                fail_msg("at %.0f px the line is '%s', cut inside a word", max_w, line);
+            checked++;
+        } else {
+            av_text_metrics m;
+            av_text_measure(line, 14.0f, 1, &m);
+            assert_true(m.width <= max_w);
+        }
+        free(line);
+    }
+    assert_true(checked > 20);
+}
+
 static const char *in_dir(const fixture *f, const char *name) {
     static char buf[4][4200];
     static int slot;
@@ -2060,6 +2087,7 @@ static void test_log_scale_cells(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_title_line_cut_keeps_every_word_that_fits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_title_line_cut_keeps_korean_words_whole, setup, teardown),
         cmocka_unit_test_setup_teardown(test_size_grows_with_tokens_and_stays_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_png_dimensions_match_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cell_centre_is_viridis_of_weight_t40, setup, teardown),

@@ -118,7 +118,8 @@ static int is_separator(const char *s) {
  * for what follows; with fold, separator runs are one space (none at the
  * ends) and the cut comes past LEAD_COLUMNS columns, after the last whole
  * word that fits (at a separator, or next to a wide character, between
- * which Chinese and Japanese text breaks: UAX #14 class ID), as Python's
+ * which Chinese and Japanese text breaks: UAX #14 class ID; Korean breaks
+ * only at its spaces, av_utf8_breaks_beside), as Python's
  * textwrap.shorten cuts, or inside a first word longer than that. A cut
  * text ends in "…". Returns the bytes written. */
 static size_t cut_text(char *out, size_t room, const char *text, int fold) {
@@ -136,8 +137,11 @@ static size_t cut_text(char *out, size_t room, const char *text, int fold) {
             p += sep;
             k -= sep;
         }
+        const unsigned char *first = (const unsigned char *)text + p;
         int cw = av_utf8_cluster_width(text + p, k), w = cw + space;
-        if (fold && at && (space || wide || cw == 2)) brk = at;
+        /* not between Hangul syllables: "“나는 오늘 아침에 도서관에서 어텐션메커니…”" cut a Korean word */
+        int id = cw == 2 && !av_utf8_is_hangul(av_utf8_next(&first));
+        if (fold && at && (space || wide || id)) brk = at;
         if ((fold && cols + w > LEAD_COLUMNS) || at + k + 16 >= room) {
             /* "“When Ada opened the old notebook, she fo…”" (docs/figures/paragraph) read as a word "fo" */
             if (fold && brk) at = brk;
@@ -149,7 +153,7 @@ static size_t cut_text(char *out, size_t room, const char *text, int fold) {
         at += k;
         cols += w;
         space = 0;
-        wide = cw == 2;
+        wide = id;
     }
     if (at < room) out[at] = 0;
     return at;

@@ -255,6 +255,8 @@ int av_utf8_cp_width(unsigned cp) {
     return utf8proc_charwidth((utf8proc_int32_t)cp);
 }
 
+int av_utf8_breaks_beside(unsigned cp) { return av_utf8_cp_width(cp) == 2 && !av_utf8_is_hangul(cp); }
+
 /* ---------------------------------------------------------------- grapheme clusters */
 
 /* UAX #29 rule GB9c (Unicode 15.1), which utf8proc before 2.9 (Unicode 15.0 and older) does not apply:

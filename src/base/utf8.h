@@ -238,6 +238,13 @@ int av_utf8_han_form(char *out, size_t n, const char *s, int simplified);
  * Asian Wide/Fullwidth and default-emoji-presentation are 2, marks 0). */
 int av_utf8_cp_width(unsigned cp);
 
+/* 1 if a line may break beside cp with no space: a wide code point (Han,
+ * kana, full-width forms, emoji; UAX #14 class ID) that is not Hangul.
+ * Korean separates its words with spaces and breaks lines only there
+ * (CSS Text 3 word-break: keep-all; UAX #14's Hangul classes tailored to
+ * AL), so a cut never falls between the syllables of a word. */
+int av_utf8_breaks_beside(unsigned cp);
+
 /* ---------------------------------------------------------------- grapheme clusters */
 
 /* Bytes of the extended grapheme cluster (UAX #29) that starts at s[0],

@@ -1220,16 +1220,17 @@ static int no_break_after(unsigned cp) {
 
 /* 1 if a line may break between the clusters a and b (first code points):
  * after spaces (which the break drops), after a '/' (a folder's path, UAX #14
- * class SY), or next to a wide character (Chinese, Japanese and Korean text
- * breaks between characters, UAX #14 class ID), unless punctuation forbids
- * it (no_break_before/after). */
+ * class SY), or next to a wide character (Chinese and Japanese text breaks
+ * between characters, UAX #14 class ID; Korean only at its spaces:
+ * av_utf8_breaks_beside), unless punctuation forbids it
+ * (no_break_before/after). */
 static int break_between(unsigned a, unsigned b) {
     int sa = av_utf8_is_separator(a), sb = av_utf8_is_separator(b);
     if (sb) return 0;
     if (sa) return 1;
     if (no_break_before(b) || no_break_after(a)) return 0;
     if (a == '/') return 1;
-    return av_utf8_cp_width(a) == 2 || av_utf8_cp_width(b) == 2;
+    return av_utf8_breaks_beside(a) || av_utf8_breaks_beside(b);
 }
 
 /* plot.h. fit_text's, but a cut comes after the last whole word (break_between) of
