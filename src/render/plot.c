@@ -1663,12 +1663,19 @@ static void single_maps(single_box *b, const av_heatmap *hm, int n, fig_kind kin
     b->fch = (float)b->hh / hm->n_q;
 }
 
+/* The least room between two titles side by side, as a fraction of their font
+ * size: matplotlib's tight_layout pads neighbouring subplots by w_pad = 1.08
+ * font sizes. At 8 px, 9 px of 16 px text apart, two panel titles read as
+ * one line, their gap hardly wider than the space between their words. */
+#define TITLE_PAD 1.08f
+
 /* The gap between maps side by side: 28 px, or more when two neighbouring
  * panel titles or axis titles under them (each centred over its map) would
- * come within 8 px: a PE figure of -d 2 (one column a map, 96 px) drew
- * "sin: even dimensions 2i" into "cos: odd dimensions 2i+1" and "i
- * (dimension 2i)" into "i (dimension 2i+1)". A narrower last map (an odd
- * d_model's cos panel) starts at the same pitch, so its centre is nearer. */
+ * come nearer than TITLE_PAD of their font size: a PE figure of -d 2 (one
+ * column a map, 96 px) drew "sin: even dimensions 2i" into "cos: odd
+ * dimensions 2i+1" and "i (dimension 2i)" into "i (dimension 2i+1)". A
+ * narrower last map (an odd d_model's cos panel) starts at the same pitch,
+ * so its centre is nearer. */
 static int single_gap(const single_box *b, const av_heatmap *hms, int n, const font_sizes *fs) {
     int gap = 28;
     for (int p = 1; p < n; p++) {
@@ -1681,11 +1688,27 @@ static int single_gap(const single_box *b, const av_heatmap *hms, int n, const f
             if (t && !c) c = "key (column)";
             if (!a || !c) continue;
             float size = t ? fs->axis : fs->panel;
-            need = fmaxf(need, (text_w(a, size, 0) + text_w(c, size, 0)) / 2 + 8);
+            need = fmaxf(need, (text_w(a, size, 0) + text_w(c, size, 0)) / 2 + ceilf(TITLE_PAD * size));
         }
         gap = imax(gap, (int)ceilf(need - w0 - (w1 - w0) / 2));
     }
     return gap;
+}
+
+/* How far right of the maps' right edge the colour bar starts: CBAR_GAP, or
+ * more when the last map's panel title or axis title (centred over it) runs
+ * past its right edge and would come nearer the bar than TITLE_PAD of its
+ * font size: -d 2's "cos: odd dimensions 2i+1" ended 6 px from the bar's
+ * "1.0". */
+static int single_key_gap(const single_box *b, const av_heatmap *hms, int n, const font_sizes *fs) {
+    const av_heatmap *hp = &hms[n - 1];
+    float bw = hp->n_k < hms[0].n_k ? fmaxf(1.0f, roundf(b->fcw * hp->n_k)) : (float)b->hw, need = 0;
+    for (int t = 0; t < 2; t++) {
+        const char *a = t ? (hp->k_title ? hp->k_title : "key (column)") : hp->panel_title;
+        float size = t ? fs->axis : fs->panel;
+        if (a) need = fmaxf(need, (bw + text_w(a, size, 0)) / 2 + ceilf(TITLE_PAD * size) - b->hw);
+    }
+    return imax(CBAR_GAP, (int)ceilf(need));
 }
 
 /* Fit within fig_max: label bands depend on the cell size, so plan,
@@ -1843,7 +1866,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
         single_maps(&b, hm, n, kind);
     }
     int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
-    int cbx = maps_right + CBAR_GAP;
+    int cbx = maps_right + single_key_gap(&b, hms, n, &fs);
     int width = cbx + b.key_w + MARGIN, content_w = width;
     if (title_fit(&tl, title, fs.title, FIG_MAX, meta, &width) != 0) goto oom;
     if (width > content_w) { /* a title piece (a long --weights folder) widened the figure: centre the rest */
