@@ -4361,6 +4361,28 @@ static void test_trace_breaks_after_a_word_too_wide(void **state) {
     free(out);
 }
 
+/* A formula's name went alone on a line: at 48 to 60 columns step [3] printed "PE(pos,2i) =" then "sin(…),", but
+ * "PE(pos,2i+1)" alone then "= cos(pos/10000^(2i/d_model))" (a teacher's narrow projector). Worked by hand, as
+ * the first formula breaks: "PE(pos,2i+1) =" is 14 columns from column 19 (to 33) and "cos(pos/10000^(2i/
+ * d_model))" 27 (to 46), so from 46 columns to 60 both go under column 19, the "=" with its name; from 61 the
+ * formula (42 columns) fits whole on one line. */
+static void test_trace_keeps_a_formula_name_with_its_equals_sign(void **state) {
+    (void)state;
+    char *out = malloc(TU_CAP + 1), want[256];
+    assert_non_null(out);
+    const char *argv[] = {tu_bin(), "--no-plot", "--color", "never", "I love deep learning", NULL};
+    for (int cols = 46; cols <= 62; cols++) {
+        int status = tu_run_pty(argv, cols, out, TU_CAP + 1);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (cols <= 60)
+            snprintf(want, sizeof want, "\n%19sPE(pos,2i+1) =\n%19scos(pos/10000^(2i/d_model))\n", "", "");
+        else
+            snprintf(want, sizeof want, "\n%19sPE(pos,2i+1) = cos(pos/10000^(2i/d_model))\n", "");
+        if (!strstr(out, want)) fail_msg("at %d columns, no\n%s\nin:\n%s", cols, want, out);
+    }
+    free(out);
+}
+
 /* A chain of shapes broke before its result where the whole chain fits on the next line: at an 80-column
  * terminal `attnviz --no-plot "I love deep learning"` printed " [3] positions     X ← X + PE" and 24 spaces,
  * then "(4, 512) + (4, 512) →" (to column 74) and "(4, 512)" alone on the next line, and steps [9] and [11]
@@ -6403,6 +6425,7 @@ int main(void) {
         cmocka_unit_test(test_a_written_line_goes_on_with_its_sentence),
         cmocka_unit_test(test_compare_table_keeps_its_rows_at_a_narrow_terminal),
         cmocka_unit_test(test_trace_breaks_after_a_word_too_wide),
+        cmocka_unit_test(test_trace_keeps_a_formula_name_with_its_equals_sign),
         cmocka_unit_test(test_dumb_terminal_gets_no_colour),
         cmocka_unit_test(test_sentence_from_a_terminal_is_asked_for),
         cmocka_unit_test(test_flash_example_says_its_tiles_are_smaller),

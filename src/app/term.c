@@ -619,6 +619,11 @@ static size_t break_in(const char *line, size_t at, size_t n, int col, int width
         for (size_t j = from + 2; j + 2 < end && eq == end; j++)
             if (line[j] == ' ' && line[j + 1] == '=' && line[j + 2] == ' ') eq = j;
         if (indent + line_width(line + from, (eq < end ? eq : end) - from) > width) best[2] = 0;
+        /* a name that would be the line's one word keeps its "=", as "PE(pos,2i) =" does before "sin(…),": at 48
+         * to 60 columns "PE(pos,2i+1)" went alone, then "= cos(pos/10000^(2i/d_model))" */
+        else if (one_word(line, at, best[2], col, indent) && col + line_width(line + at, from + 1 - at) <= width &&
+                 indent + line_width(line + from + 2, (eq < end ? eq : end) - from - 2) <= width)
+            best[2] = from + 1;
     }
     if (arrow) {
         /* "→ …" goes on when it fits at the indent up to its next "→" outside brackets ("bytes → symbols" in
@@ -919,7 +924,11 @@ static size_t line_cut(const char *plain, size_t a, size_t m, int col, int width
         if (r < m && !memchr(plain + r, ' ', m - r) && lw > 1) {
             size_t c2 = break_at(plain, a, m, col, col + lw - 1, indent), r2 = c2;
             while (r2 < m && plain[r2] == ' ') r2++;
+            /* but not a name alone before its "= …" ("PE(pos,2i+1)" then "= cos(…)": break_in keeps the "=" with
+             * a name that would be a line's one word); a word alone before other text the orphan rule of
+             * av_put_lines_wrapped mends, giving it the line before's last word */
             if (c2 > a && c2 < cut && col + line_width(plain + a, c2 - a) > indent &&
+                !(one_word(plain, a, c2, col, indent) && plain[r2] == '=' && plain[r2 + 1] == ' ') &&
                 indent + line_width(plain + r2, m - r2) <= width)
                 cut = c2;
         }
