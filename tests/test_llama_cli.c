@@ -492,6 +492,34 @@ static void test_bad_llama_folders(void **state) {
         if (r.code != 2 || strcmp(r.err, want)) fail_msg("rope_scaling %s: exit %d: %s", odd[i][0], r.code, r.err);
         tu_free(&r);
     }
+    /* transformers 4's LlamaConfig.__init__ (and Qwen2Config's): `if self.rope_scaling is not None and "type" in
+     * self.rope_scaling: self.rope_scaling["rope_type"] = self.rope_scaling["type"]`, so with both keys "type" is
+     * the RoPE it runs: {"rope_type": "default", "type": "linear", "factor": 2} is linear scaling (positions / 2),
+     * in either key order. attnviz read rope_type, ran plain RoPE and exit 0. Both "default" is plain RoPE. */
+    static const char *const both[][2] = {
+        {"{\"rope_type\": \"default\", \"type\": \"linear\", \"factor\": 2.0}",
+         "\"linear\" (its \"type\", which transformers copies over its \"rope_type\")"},
+        {"{\"type\": \"dynamic\", \"rope_type\": \"default\", \"factor\": 2.0}",
+         "\"dynamic\" (its \"type\", which transformers copies over its \"rope_type\")"},
+        {"{\"rope_type\": \"default\", \"type\": null}",
+         "{\"rope_type\":\"default\",\"type\":null} (an object whose \"type\", which transformers copies over its "
+         "\"rope_type\", is not a string)"},
+        {"{\"type\": \"default\", \"rope_type\": \"yarn\"}", "\"yarn\""},
+        {"{\"type\": \"default\", \"rope_type\": \"default\"}", NULL}};
+    for (size_t i = 0; i < sizeof both / sizeof *both; i++) {
+        char to[160], want[4800];
+        snprintf(to, sizeof to, "\"rope_scaling\": %s", both[i][0]);
+        assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", to), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        if (!both[i][1]) {
+            if (r.code != 0) fail_msg("rope_scaling %s: exit %d: %s", both[i][0], r.code, r.err);
+        } else {
+            snprintf(want, sizeof want, "attnviz: error: %s: rope_scaling %s is not supported (allowed: null, or "
+                     "rope_type \"default\"; attnviz runs plain RoPE with rope_theta)\n", tu_sh_word(path), both[i][1]);
+            if (r.code != 2 || strcmp(r.err, want)) fail_msg("rope_scaling %s: exit %d: %s", both[i][0], r.code, r.err);
+        }
+        tu_free(&r);
+    }
     /* {"rope_type": "default"} is plain RoPE in transformers: the same run, the same trace, as null */
     assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", "\"rope_scaling\": null"), 0);
     run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", "--generate", "3", SENTENCE, NULL);

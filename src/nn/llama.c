@@ -55,7 +55,13 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
     for (int k = 0; k < 2; k++) {
         const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, rope_keys[k]);
         const cJSON *t = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "rope_type") : NULL;
-        if (cJSON_IsObject(j) && !t) t = cJSON_GetObjectItemCaseSensitive(j, "type");
+        const cJSON *ty = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "type") : NULL;
+        /* transformers 4's LlamaConfig and Qwen2Config copy "type" over "rope_type" when both are there ("BC: if
+         * there is a 'type' field, copy it to 'rope_type'"), so {"rope_type": "default", "type": "linear"} runs
+         * linear scaling there: it ran plain RoPE here with no word (a Llama user's pass). A "type" that is not
+         * "default" is refused whatever rope_type says, and named */
+        int type_wins = t && ty && !(cJSON_IsString(ty) && strcmp(ty->valuestring, "default") == 0);
+        if (!t || type_wins) t = ty;
         /* {"rope_type": "default"} is plain RoPE in Hugging Face's transformers (ROPE_INIT_FUNCTIONS["default"]
          * takes rope_theta alone), which is what this forward runs: it was refused as "default" is not supported
          * (a reviewer's pass); transformers 5's rope_parameters {"rope_theta": θ} has no rope_type: the default */
@@ -69,6 +75,9 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
             const char *kind = cJSON_IsString(t) ? "" : cJSON_IsObject(j) && t ? " (an object whose rope_type is not a string)"
                              : cJSON_IsObject(j) ? " (an object with no rope_type)" : cJSON_IsString(j) ? " (a string)"
                              : cJSON_IsNumber(j) ? " (a number)" : cJSON_IsArray(j) ? " (an array)" : " (a boolean)";
+            if (type_wins) kind = cJSON_IsString(t) ? " (its \"type\", which transformers copies over its \"rope_type\")"
+                                                    : " (an object whose \"type\", which transformers copies over its "
+                                                      "\"rope_type\", is not a string)";
             av_json_shown(shown, sizeof shown, cJSON_IsString(t) ? t : j);
             return av_fail(err, AV_EUSAGE,
                            "%s: %s %s%s is not supported (allowed: null, or rope_type \"default\"; attnviz runs plain "
