@@ -1299,6 +1299,26 @@ static void test_unknown_characters_and_unread_settings(void **state) {
                                       "tokenizers fails too: \"Unk token `<nope>` not found in the vocabulary\")"))
         fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
+    /* "unk_token": null and no byte fallback: tokenizers' merge_word adds nothing for a character with no token
+     * (`if let Some(unk_token) = &self.unk_token`, no else), the character is left out. attnviz refuses; it said
+     * "the character at byte 4 has no token ..." for "a\t世" (the tab is byte 1 of the text, byte 4 of "▁a\t世"
+     * after the Metaspace "▁") and named neither the character nor the key. Now the tab, escaped, and the key. */
+    snprintf(json, sizeof json, "{\"normalizer\":null,\"pre_tokenizer\":{\"type\":\"Metaspace\",\"prepend_scheme\":"
+             "\"always\",\"replacement\":\"\xe2\x96\x81\"},\"model\":{\"type\":\"BPE\",\"unk_token\":null,"
+             "\"vocab\":{\"<unk>\":0,\"<s>\":1,\"</s>\":2,\"\xe2\x96\x81\":3,\"a\":4,\"\xe2\x96\x81" "a\":5},"
+             "\"merges\":[\"\xe2\x96\x81 a\"]}}");
+    assert_int_equal(tu_write_replaced(path, json, "{", "{"), 0);
+    static const char *const unknown[][2] = {{"a\t\xe4\xb8\x96", "<U+0009>"}, {"a \xe4\xb8\x96", "\xe4\xb8\x96"}};
+    for (size_t i = 0; i < 2; i++) {
+        char want[400];
+        snprintf(want, sizeof want, "attnviz: error: the character \"%s\" has no token and no byte fallback, and "
+                 "model.unk_token is null: Hugging Face's tokenizers leaves such a character out of the ids without a "
+                 "word, which attnviz does not do (allowed: text whose characters are tokens of model.vocab)\n",
+                 unknown[i][1]);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", unknown[i][0], NULL);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d: %s", unknown[i][0], r.code, r.err);
+        tu_free(&r);
+    }
 }
 
 /* tokenizer.json's post_processor as tokenizers applies it (processors/mod.rs, template.rs): a Sequence runs

@@ -843,8 +843,13 @@ static av_status sp_encode_piece(const av_hftok *t, const char *s, size_t n, idv
                                           "its unknown token, model.unk_token \"%s\", is not a token of model.vocab "
                                           "(Hugging Face's tokenizers fails too: \"Unk token `%s` not found in the "
                                           "vocabulary\")", c, u, u);
-        } else if (t->unk_id < 0) {
-            return free(sym.ids), av_fail(err, AV_EUSAGE, "the character at byte %zu has no token and the tokenizer has no byte fallback or unk_token", i);
+        } else if (t->unk_id < 0) { /* tokenizers' merge_word then adds nothing for it: the character is dropped */
+            char c[16];
+            av_utf8_escape_controls(s + i, k, c, sizeof c, 0);
+            return free(sym.ids), av_fail(err, AV_EUSAGE, "the character \"%s\" has no token and no byte fallback, and "
+                                          "model.unk_token is null: Hugging Face's tokenizers leaves such a character "
+                                          "out of the ids without a word, which attnviz does not do (allowed: text "
+                                          "whose characters are tokens of model.vocab)", c);
         } else if (!(t->fuse_unk && last_unk)) {
             if (push(&sym, t->unk_id)) goto oom;
         }
