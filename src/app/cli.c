@@ -525,7 +525,8 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
 
 /* " (the ',' between its digits groups thousands, which a number here does not take: type 4000)" into out (cap bytes)
  * when s is a whole number that starts with 1..9, written with thousands separators, ',' or the full-width '，' (U+FF0C) that a Chinese
- * input method types, between groups of three digits ("4,000", "1,000,000", "4，000"), or "..., and as 12000 it is
+ * input method types, or the space of the SI's digit groups (SI Brochure, 9th ed., §5.4.4: "4 000"; `--steps "4 000"` said only
+ * "is not a whole number"), between groups of three digits ("4,000", "1,000,000", "4，000"), or "..., and as 12000 it is
  * outside lo..hi too" outside it; digits typed full-width ("４，０００") add ", and it is typed in full-width
  * characters: type the half-width 4000, 半角"; else "". `--steps 4,000` said only "is not a whole number". */
 static void grouping_hint(char *out, size_t cap, const char *s, long long lo, long long hi) {
@@ -545,7 +546,7 @@ static void grouping_hint(char *out, size_t cap, const char *s, long long lo, lo
             num[k++] = (char)('0' + ((unsigned char)c[2] - 0x90)), c += 3, wide++;
             continue;
         }
-        size_t sl = *c == ',' ? 1 : !strncmp(c, "，", strlen("，")) ? strlen("，") : 0;
+        size_t sl = *c == ',' || *c == ' ' ? 1 : !strncmp(c, "，", strlen("，")) ? strlen("，") : 0;
         if (!sl || group == 0 || group > 3 || (groups && group != 3) || c[sl] == 0 || (sep[0] && strncmp(sep, c, sl)))
             return; /* no separator, a group too long, or the two kinds mixed */
         memcpy(sep, c, sl), sep[sl] = 0;
@@ -2252,6 +2253,9 @@ static av_status check_words(int argc, char **argv, av_err *err) {
                    "(and a name's start with --prefix NAME)", SHOW_WORD(word));
 }
 
+/* The options that only --train uses (check_combinations: "--steps is an option of --train"). */
+static const char *const kTrainOnly[] = {"layers", "steps", "batch", "lr", "weight-decay", "schedule", "warmup", "norm"};
+
 /* Rules that involve more than one option. */
 static av_status check_combinations(const av_options *o, av_err *err) {
     /* --train warns about these instead, as about every option it does not use (unused_with_train) */
@@ -2283,12 +2287,10 @@ static av_status check_combinations(const av_options *o, av_err *err) {
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
-    static const char *const train_only[] = {"layers", "steps", "batch", "lr", "weight-decay", "schedule", "warmup",
-                                             "norm"};
-    for (size_t i = 0; o->train < 0 && i < sizeof train_only / sizeof train_only[0]; i++)
-        if (av_option_given(o, train_only[i]))
+    for (size_t i = 0; o->train < 0 && i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++)
+        if (av_option_given(o, kTrainOnly[i]))
             return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
-                           train_only[i], train_only[i]);
+                           kTrainOnly[i], kTrainOnly[i]);
     if (o->train >= 0 && o->model_dir)
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
                        "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
@@ -2767,13 +2769,43 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, -1); /* "第 一" */
     if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined); /* "头 3", "H 3" */
     if (!index) count_ordinal_hint(hint, sizeof hint, d->name, joined, d->lo, d->hi); /* "--heads 第 八" */
+    if (!index && !hint[0]) /* "--dpi 1 200": digits grouped by a space (SI), as --dpi '1 200' is told */
+        grouping_hint(hint, sizeof hint, joined, d->range_later ? LLONG_MIN : d->lo, d->range_later ? LLONG_MAX : d->hi);
     const char *at = strstr(err->msg, "; allowed: ");
+    if (!at) at = err->msg + strlen(err->msg); /* "--dpi 1 is outside the allowed range 50..600" */
     size_t hl = strlen(hint);
-    if (hl < 3 || !at || at == err->msg || at[-1] == ')') return st; /* no hint, or the message has one */
+    if (hl < 3 || at == err->msg || at[-1] == ')') return st; /* no hint, or the message has one */
     snprintf(msg, sizeof msg, "%.*s (the shell split %s at its space, and the next word, %s, went into the sentence; "
              "%.*s)%s", (int)(at - err->msg), err->msg, av_quoted_word(shown, sizeof shown, joined),
              av_shown_word(nw, sizeof nw, next), (int)(hl - 3), hint + 2, at);
     return av_fail(err, st, "%s", msg);
+}
+
+/* AV_EUSAGE "--steps 4 000: the shell split it at its space, so --steps got 4 and the next word, 000, went into the
+ * sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000" when words[0]
+ * is the accepted value of whole-number option d and words[1..n) start with one or more words of three ASCII digits
+ * that, joined to it by spaces, are a number grouped by thousands (grouping_hint; the SI's "4 000"), and the words
+ * could not be a sentence anyway: d is --train's own or --train is given (o->train; it takes no text). Else AV_OK.
+ * `attnviz --train reverse --steps 4 000 -o DIR` said "--train takes no input text, but the sentence '000' is
+ * given", and `--steps 4 000 我爱你` "--steps is an option of --train" (a Chinese-speaking learner's pass). */
+static av_status split_number(const optdef *d, const av_options *o, char *const *words, int n, av_err *err) {
+    char joined[96], hint[400], nw[96], shown[200];
+    int train_only = 0, k = 1;
+    for (size_t i = 0; i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++) train_only |= !strcmp(d->name, kTrainOnly[i]);
+    if ((d->kind != OPT_INT && d->kind != OPT_U64) || (o->train < 0 && !train_only) || n < 2 ||
+        strlen(words[0]) > 3 || strspn(words[0], "0123456789") != strlen(words[0]))
+        return AV_OK;
+    size_t at = (size_t)snprintf(joined, sizeof joined, "%s", words[0]);
+    for (; k < n && k < 8 && strlen(words[k]) == 3 && strspn(words[k], "0123456789") == 3; k++)
+        at += (size_t)snprintf(joined + at, sizeof joined - at, " %s", words[k]);
+    if (k == 1) return AV_OK;
+    grouping_hint(hint, sizeof hint, joined, d->range_later ? LLONG_MIN : d->lo, d->range_later ? LLONG_MAX : d->hi);
+    size_t hl = strlen(hint);
+    if (hl < 3) return AV_OK;
+    snprintf(nw, sizeof nw, "%s", joined + strlen(words[0]) + 1);
+    return av_fail(err, AV_EUSAGE, "--%s %s: the shell split it at its space%s, so --%s got %s and the next word%s, "
+                   "%s, went into the sentence; %.*s", d->name, av_shown_word(shown, sizeof shown, joined),
+                   k > 2 ? "s" : "", d->name, words[0], k > 2 ? "s" : "", nw, (int)(hl - 3), hint + 2);
 }
 
 /* CTX_TRAIN if getopt_long finds --train among argv's options, wherever it is, and CTX_MODEL if it finds --model
@@ -2818,6 +2850,8 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     av_status st;
     int ch;
     const char *free_text_opt = NULL, *free_text_val = NULL; /* the last free-text option with a separate value */
+    int split_row = -1, split_n = 0; /* a number's value and the words after it: "--steps 4 000" */
+    char *split_words[9];
     if ((st = check_words(argc, argv, err))) return st;
     int ctx = context_given(argc, argv, shortopts, longopts);
     while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
@@ -2833,6 +2867,12 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         }
         o->given |= 1ull << row;
         o->typed[row] = optarg;
+        /* the words after a separate value, before getopt moves them: the "000" of "--steps 4 000" */
+        if (separate && split_row < 0 && optind < argc && strlen(argv[optind]) == 3 &&
+            strspn(argv[optind], "0123456789") == 3) {
+            for (split_row = row, split_n = 0; split_n < 9 && optind - 1 + split_n < argc; split_n++)
+                split_words[split_n] = argv[optind - 1 + split_n];
+        }
         /* --help and --version are acted on where getopt reaches them, as the GNU tools do: `attnviz --help --heads
          * 99` said "--heads 99 is outside the allowed range 1..64" (exit 2) in place of the help (a tester's
          * report); an error in an option before them stays an error */
@@ -2851,6 +2891,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     }
     if (o->help || o->version) return AV_OK;
     if ((st = check_lookalike_dashes(optind, argc, argv, err))) return st;
+    if (split_row >= 0 && (st = split_number(&kOpts[split_row], o, split_words, split_n, err))) return st;
     if ((st = check_combinations(o, err))) return st;
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
         char dir[1200]; /* the folder it trains, to paste */
