@@ -821,19 +821,26 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
 /* " (the H before the number is not part of it, as in the training log's L0 H3: type --head 3)" into out (cap
  * bytes) when s is the name that --train's log, figures and train.csv (L0 H3, attn_on_target_L0_H3) or the Chinese
  * docs (头 3, 第 0 层的头 3; 层) give a head or a layer: for option "head" H, h or 头, for "layer" L, l or 层, then
- * ASCII digits, a space between allowed; else "". `--head H3` and `--head 头3` said only "is not a whole number". */
+ * digits, a space between allowed, letter and digits perhaps full-width (adding ", and it is typed in full-width
+ * characters" and ", 半角"); else "". `--head H3` and `--head 头3` said only "is not a whole number". */
 static void index_name_hint(char *out, size_t cap, const char *option, const char *s) {
-    const char *word = !strcmp(option, "head") ? "头" : "层", *p = s;
-    char letter = !strcmp(option, "head") ? 'H' : 'L';
+    const char *word = !strcmp(option, "head") ? "头" : "层";
+    char letter = !strcmp(option, "head") ? 'H' : 'L', t[64];
     out[0] = 0;
+    /* "头３", "Ｈ３": full-width digits or letter, as an input method's full-width mode types them, read as the
+     * half-width ones and named (`--head 头３` said only "is not a whole number" where 头3 got this hint) */
+    int wide = av_utf8_halfwidth_text(t, sizeof t, s, NULL);
+    const char *p = t;
+    if (wide < 0) return;
     if (toupper((unsigned char)*p) == letter) p++;
     else if (!strncmp(p, word, strlen(word))) p += strlen(word);
     else return;
-    int named = (int)(p - s); /* H or 头, without the space after it */
+    int named = (int)(p - t); /* H or 头, without the space after it */
     p += *p == ' ';
     if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 18) return;
-    snprintf(out, cap, " (the %.*s before the number is not part of it%s: type --%s %s)", named, s,
-             named == 1 ? ", as in the training log's L0 H3" : "", option, p);
+    snprintf(out, cap, " (the %.*s before the number is not part of it%s%s: type --%s %s%s)", named, t,
+             named == 1 ? ", as in the training log's L0 H3" : "", wide ? ", and it is typed in full-width characters" : "",
+             option, p, wide ? ", 半角" : "");
 }
 
 /* A whole decimal number in [d->lo, d->hi]. */
