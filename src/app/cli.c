@@ -2757,9 +2757,11 @@ void av_options_free(av_options *o) {
     o->sentence = NULL;
 }
 
-/* apply refused value, the value of row d (a whole number: --heads, --steps, ...; or --layer), and next is the word
+/* apply refused value, the value of row d (a number: --heads, --steps, --lr, ...; or --layer), and next is the word
  * after it: when value and next joined by a space are an index or ordinal that value alone is not ("头 3", "H 3",
- * "第 八", "层 1": av_ordinal_hint, index_name_hint, count_ordinal_hint), the shell split them, and next went into
+ * "第 八", "层 1": av_ordinal_hint, index_name_hint, count_ordinal_hint), a number grouped by thousands ("1 200":
+ * grouping_hint), or for a real option joined without it a per cent ("百分之 5": chinese_hint), the shell split
+ * them, and next went into
  * the sentence, so err's message, which has no hint of its own, gets "(the shell split '头 3' at its space, and the
  * next word, 3, went into the sentence; the 头 before the number is not part of it: type --head 3)" before its
  * "; allowed: ". `--head 头 3 我爱深度学习` said only "--head '头' is not a whole number" (a Chinese-speaking
@@ -2767,7 +2769,8 @@ void av_options_free(av_options *o) {
 static av_status split_value(const optdef *d, const char *value, const char *next, av_status st, av_err *err) {
     char joined[96], hint[400], shown[200], nw[200], msg[sizeof err->msg];
     if (st != AV_EUSAGE || !next || !*next || *next == '-' || strlen(value) + strlen(next) + 2 > sizeof joined ||
-        strchr(value, ' ') || !(d->kind == OPT_INT || d->kind == OPT_U64 || d->parse == parse_layer))
+        strchr(value, ' ') || !(d->kind == OPT_INT || d->kind == OPT_U64 || d->kind == OPT_DOUBLE ||
+                                d->parse == parse_layer))
         return st;
     size_t vl = strlen(value);
     memcpy(joined, value, vl), joined[vl] = ' ', memcpy(joined + vl + 1, next, strlen(next) + 1);
@@ -2775,8 +2778,12 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     hint[0] = 0;
     if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, -1); /* "第 一" */
     if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined); /* "头 3", "H 3" */
-    if (!index) count_ordinal_hint(hint, sizeof hint, d->name, joined, d->lo, d->hi); /* "--heads 第 八" */
-    if (!index && !hint[0]) /* "--dpi 1 200": digits grouped by a space (SI), as --dpi '1 200' is told */
+    if (!index && d->kind != OPT_DOUBLE) count_ordinal_hint(hint, sizeof hint, d->name, joined, d->lo, d->hi); /* "--heads 第 八" */
+    if (d->kind == OPT_DOUBLE) { /* "--lr 百分之 5": 百分之5, as one word is told (chinese_hint) */
+        char one[96];
+        snprintf(one, sizeof one, "%s%s", value, next);
+        chinese_hint(hint, sizeof hint, one, 1, d->min, d->max, d->open);
+    } else if (!index && !hint[0]) /* "--dpi 1 200": digits grouped by a space (SI), as --dpi '1 200' is told */
         grouping_hint(hint, sizeof hint, joined, d->range_later ? LLONG_MIN : d->lo, d->range_later ? LLONG_MAX : d->hi);
     const char *at = strstr(err->msg, "; allowed: ");
     if (!at) at = err->msg + strlen(err->msg); /* "--dpi 1 is outside the allowed range 50..600" */
@@ -2790,23 +2797,35 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
 
 /* AV_EUSAGE "--steps 4 000: the shell split it at its space, so --steps got 4 and the next word, 000, went into the
  * sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000" when words[0]
- * is the accepted value of whole-number option d and words[1..n) start with one or more words of three ASCII digits
- * that, joined to it by spaces, are a number grouped by thousands (grouping_hint; the SI's "4 000"), and the words
+ * is the accepted value of number option d and words[1..n) start with one or more words of three ASCII digits
+ * that, joined to it by spaces, are a number grouped by thousands (grouping_hint; the SI's "4 000"), or with a word
+ * that, joined to it without the space, is a number with a per cent or a unit or measure word after it
+ * (chinese_hint: "--lr 5 %" is 5%, "type 0.05"; "--steps 1 万" is 1万, "type the digits 10000"), and the words
  * could not be a sentence anyway: d is --train's own or --train is given (o->train; it takes no text). Else AV_OK.
  * `attnviz --train reverse --steps 4 000 -o DIR` said "--train takes no input text, but the sentence '000' is
  * given", and `--steps 4 000 我爱你` "--steps is an option of --train" (a Chinese-speaking learner's pass). */
 static av_status split_number(const optdef *d, const av_options *o, char *const *words, int n, av_err *err) {
     char joined[96], hint[400], nw[96], shown[200];
-    int train_only = 0, k = 1;
+    int train_only = 0, k = 1, real = d->kind == OPT_DOUBLE;
     for (size_t i = 0; i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++) train_only |= !strcmp(d->name, kTrainOnly[i]);
-    if ((d->kind != OPT_INT && d->kind != OPT_U64) || (o->train < 0 && !train_only) || n < 2 ||
-        strlen(words[0]) > 3 || strspn(words[0], "0123456789") != strlen(words[0]))
+    if ((d->kind != OPT_INT && d->kind != OPT_U64 && !real) || (o->train < 0 && !train_only) || n < 2 ||
+        strlen(words[0]) + strlen(words[1]) + 2 > sizeof joined)
         return AV_OK;
     size_t at = (size_t)snprintf(joined, sizeof joined, "%s", words[0]);
-    for (; k < n && k < 8 && strlen(words[k]) == 3 && strspn(words[k], "0123456789") == 3; k++)
+    for (; !real && k < n && k < 8 && strlen(words[k]) == 3 && strspn(words[k], "0123456789") == 3; k++)
         at += (size_t)snprintf(joined + at, sizeof joined - at, " %s", words[k]);
-    if (k == 1) return AV_OK;
-    grouping_hint(hint, sizeof hint, joined, d->range_later ? LLONG_MIN : d->lo, d->range_later ? LLONG_MAX : d->hi);
+    hint[0] = 0;
+    if (k > 1 && strlen(words[0]) <= 3 && strspn(words[0], "0123456789") == strlen(words[0]))
+        grouping_hint(hint, sizeof hint, joined, d->range_later ? LLONG_MIN : d->lo, d->range_later ? LLONG_MAX : d->hi);
+    if (!hint[0]) { /* "5 %", "1 万": one word, joined without the space */
+        char one[96];
+        snprintf(one, sizeof one, "%s%s", words[0], words[1]);
+        if (real) chinese_hint(hint, sizeof hint, one, 1, d->min, d->max, d->open);
+        else chinese_hint(hint, sizeof hint, one, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
+                          d->range_later ? HUGE_VAL : (double)d->hi, 0);
+        k = 2;
+        snprintf(joined, sizeof joined, "%s %s", words[0], words[1]);
+    }
     size_t hl = strlen(hint);
     if (hl < 3) return AV_OK;
     snprintf(nw, sizeof nw, "%s", joined + strlen(words[0]) + 1);
@@ -2875,8 +2894,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         o->given |= 1ull << row;
         o->typed[row] = optarg;
         /* the words after a separate value, before getopt moves them: the "000" of "--steps 4 000" */
-        if (separate && split_row < 0 && optind < argc && strlen(argv[optind]) == 3 &&
-            strspn(argv[optind], "0123456789") == 3) {
+        if (separate && split_row < 0 && optind < argc && argv[optind][0] != '-') {
             for (split_row = row, split_n = 0; split_n < 9 && optind - 1 + split_n < argc; split_n++)
                 split_words[split_n] = argv[optind - 1 + split_n];
         }
