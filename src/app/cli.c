@@ -392,6 +392,9 @@ static int train_rule(const char *option, const char *value) {
 }
 
 enum { CTX_TRAIN = 1, CTX_MODEL = 2 }; /* a hint's context: --train, --model on the command line (context_given) */
+/* ctx >> CTX_HEADS_SHIFT: the heads in use, --heads N or AV_DEFAULT_HEADS, when neither --train nor --model is
+ * given (a --model's n_head is known once it is loaded); 0 otherwise (context_given) */
+#define CTX_HEADS_SHIFT 8
 static const char *model_refuses(const char *name);
 
 /* 1 if --option VALUE runs in ctx (CTX_TRAIN, CTX_MODEL or neither; --train first, as it trains rather than
@@ -822,8 +825,10 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
  * bytes) when s is the name that --train's log, figures and train.csv (L0 H3, attn_on_target_L0_H3) or the Chinese
  * docs (头 3, 第 0 层的头 3; 层) give a head or a layer: for option "head" H, h or 头, for "layer" L, l or 层, then
  * digits, a space between allowed, letter and digits perhaps full-width (adding ", and it is typed in full-width
- * characters" and ", 半角"); else "". `--head H3` and `--head 头3` said only "is not a whole number". */
-static void index_name_hint(char *out, size_t cap, const char *option, const char *s) {
+ * characters" and ", 半角"); else "". `--head H3` and `--head 头3` said only "is not a whole number". count (0:
+ * not known) is how many there are: one past them is " (..., and heads are numbered from 0: 4 is outside 0..3, so
+ * the last head is --head 3)" (`--heads 4 --head H4` was told "type --head 4", which is refused). */
+static void index_name_hint(char *out, size_t cap, const char *option, const char *s, int count) {
     const char *word = !strcmp(option, "head") ? "头" : "层";
     char letter = !strcmp(option, "head") ? 'H' : 'L', t[64];
     out[0] = 0;
@@ -838,13 +843,19 @@ static void index_name_hint(char *out, size_t cap, const char *option, const cha
     int named = (int)(p - t); /* H or 头, without the space after it */
     p += *p == ' ';
     if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 18) return;
-    snprintf(out, cap, " (the %.*s before the number is not part of it%s%s: type --%s %s%s)", named, t,
+    long long v = strtoll(p, NULL, 10); /* 18 digits at most: no overflow */
+    if (count > 0 && v >= count) /* "H4" of 4 heads, which the log calls H0..H3 */
+        snprintf(out, cap, " (the %.*s before the number is not part of it%s%s, and %ss are numbered from 0: %s is "
+                 "outside 0..%d, so the %s %s is --%s %d)", named, t, named == 1 ? ", as in the training log's L0 H3" : "",
+                 wide ? ", and it is typed in full-width characters" : "", option, p, count - 1,
+                 count == 1 ? "only" : "last", option, option, count - 1);
+    else snprintf(out, cap, " (the %.*s before the number is not part of it%s%s: type --%s %s%s)", named, t,
              named == 1 ? ", as in the training log's L0 H3" : "", wide ? ", and it is typed in full-width characters" : "",
              option, p, wide ? ", 半角" : "");
 }
 
 /* A whole decimal number in [d->lo, d->hi]. */
-static av_status read_whole(const optdef *d, const char *s, long long *out, av_err *err) {
+static av_status read_whole(const optdef *d, const char *s, long long *out, int ctx, av_err *err) {
     char sv[160]; /* the value as messages show it: 64 bytes at most, so the reason is not cut off (a tester's pass) */
     show_value(sv, sizeof sv, s);
     char *end = NULL;
@@ -857,7 +868,7 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, av_e
         if (!hint[0]) grouping_hint(hint, sizeof hint, s, d->range_later ? LLONG_MIN : d->lo,
                                     d->range_later ? LLONG_MAX : d->hi); /* "--steps 4,000" */
         if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, -1); /* "第一个" */
-        if (!hint[0] && !strcmp(d->name, "head")) index_name_hint(hint, sizeof hint, "head", s); /* "H3", "头3" */
+        if (!hint[0] && !strcmp(d->name, "head")) index_name_hint(hint, sizeof hint, "head", s, ctx >> CTX_HEADS_SHIFT); /* "H3", "头3" */
         if (!hint[0] && strcmp(d->name, "head")) /* "--heads 第八": a count, the 8th's number */
             count_ordinal_hint(hint, sizeof hint, d->name, s, d->lo, d->hi);
         if (!hint[0]) /* "--heads 八"; a range checked later (--head) takes any */
@@ -1608,10 +1619,10 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
     switch (d->kind) {
     case OPT_FLAG: *(int *)field = 1; break;
     case OPT_INT:
-        if (!(st = read_whole(d, arg, &whole, err))) *(int *)field = (int)whole;
+        if (!(st = read_whole(d, arg, &whole, ctx, err))) *(int *)field = (int)whole;
         break;
     case OPT_U64:
-        if (!(st = read_whole(d, arg, &whole, err))) *(uint64_t *)field = (uint64_t)whole;
+        if (!(st = read_whole(d, arg, &whole, ctx, err))) *(uint64_t *)field = (uint64_t)whole;
         break;
     case OPT_DOUBLE: st = read_number(d, arg, (double *)field, err); break;
     case OPT_STRING:
@@ -1803,7 +1814,7 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
         char hint[400]; /* 第１层's two indexes */
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
         if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, -1); /* "--layer 第一层" */
-        if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s); /* "--layer L1" */
+        if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s, 0); /* "--layer L1" */
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
         char point[256];
         if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
@@ -2766,7 +2777,8 @@ void av_options_free(av_options *o) {
  * next word, 3, went into the sentence; the 头 before the number is not part of it: type --head 3)" before its
  * "; allowed: ". `--head 头 3 我爱深度学习` said only "--head '头' is not a whole number" (a Chinese-speaking
  * learner's pass: docs/train.zh.md writes 头 3). Returns st, the message extended or as it was. */
-static av_status split_value(const optdef *d, const char *value, const char *next, av_status st, av_err *err) {
+static av_status split_value(const optdef *d, const char *value, const char *next, av_status st, int ctx,
+                             av_err *err) {
     char joined[96], hint[400], shown[200], nw[200], msg[sizeof err->msg];
     if (st != AV_EUSAGE || !next || !*next || *next == '-' || strlen(value) + strlen(next) + 2 > sizeof joined ||
         strchr(value, ' ') || !(d->kind == OPT_INT || d->kind == OPT_U64 || d->kind == OPT_DOUBLE ||
@@ -2777,7 +2789,7 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     int index = !strcmp(d->name, "head") || !strcmp(d->name, "layer");
     hint[0] = 0;
     if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, -1); /* "第 一" */
-    if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined); /* "头 3", "H 3" */
+    if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined, strcmp(d->name, "head") ? 0 : ctx >> CTX_HEADS_SHIFT);
     if (!index && d->kind != OPT_DOUBLE) count_ordinal_hint(hint, sizeof hint, d->name, joined, d->lo, d->hi); /* "--heads 第 八" */
     if (d->kind == OPT_DOUBLE) { /* "--lr 百分之 5": 百分之5, as one word is told (chinese_hint) */
         char one[96];
@@ -2835,21 +2847,27 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
 }
 
 /* CTX_TRAIN if getopt_long finds --train among argv's options, wherever it is, and CTX_MODEL if it finds --model
- * (-m): a choice's hints, read before --train or --model is (`--compare order,norm --train reverse`, `--compare
- * positions,order --model DIR`), name a value that runs with it. It reads a copy, as getopt_long moves the words
+ * (-m), or with neither the heads in use (the last --heads N, or AV_DEFAULT_HEADS) << CTX_HEADS_SHIFT, so --head
+ * H4's hint knows that 4 heads are H0..H3: a choice's hints, read before --train or --model is (`--compare
+ * order,norm --train reverse`, `--compare positions,order --model DIR`), name a value that runs with it. It reads a copy, as getopt_long moves the words
  * of the argv it reads; 0 when the copy cannot be made (the hints are then those without either). */
 static int context_given(int argc, char **argv, const char *shortopts, const struct option *longopts) {
     char **copy = argc > 0 ? malloc((size_t)argc * sizeof *copy) : NULL;
     int seen = 0, ch;
+    long heads = AV_DEFAULT_HEADS; /* --heads N, the last one, when it is a whole number in its range */
     if (!copy) return 0;
     memcpy(copy, argv, (size_t)argc * sizeof *copy);
     optind = 0;
     while ((ch = getopt_long(argc, copy, shortopts, longopts, NULL)) != -1)
         for (int i = 0; i < N_OPTS; i++) /* a short option's ch is its letter (-m), a long one's LONG_ONLY + row */
-            if (ch == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i))
+            if (ch == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i)) {
                 seen |= kOpts[i].offset == AT(train) ? CTX_TRAIN : kOpts[i].offset == AT(model_dir) ? CTX_MODEL : 0;
+                if (kOpts[i].offset == AT(heads)) /* "--heads 4x": not known */
+                    heads = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : 0;
+            }
     optind = 0;
     free(copy);
+    if (!seen && heads >= 1 && heads <= AV_MAX_HEADS) seen |= (int)heads << CTX_HEADS_SHIFT;
     return seen;
 }
 
@@ -2889,7 +2907,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], ctx, err))) {
             if (separate && optarg == argv[argc - 1] && optind >= 2)
                 return choice_was_text(&kOpts[row], o, argv[optind - 2], argc, argv, shortopts, longopts, st, err);
-            return split_value(&kOpts[row], optarg, optind < argc ? argv[optind] : NULL, st, err); /* "头 3" */
+            return split_value(&kOpts[row], optarg, optind < argc ? argv[optind] : NULL, st, ctx, err);
         }
         o->given |= 1ull << row;
         o->typed[row] = optarg;
