@@ -823,6 +823,13 @@ static const bad_case kCases[] = {
     {"kernel_two_values_with_model", 2, "--kernel 'flash,blas' is not allowed (--kernel takes one value, not a list: run attnviz once for each, e.g. --kernel blas); expected", {"--model", "no-such-model", "--kernel", "flash,blas", "3 1 >"}, NULL, 0, NULL, 0},
     {"compare_chinese_with_model", 2, "--compare '位置' is not allowed (位置 is positions: type --compare positions, without --model); expected", {"-m", "no-such-model", "--compare", "位置", "3 1 >"}, NULL, 0, NULL, 0},
     {"positions_chinese_with_model", 2, "--positions '旋转' is not allowed (旋转 is rope: type --positions rope, without --model); expected", {"--positions", "旋转", "--model", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
+    /* --figures with --model: model, grid, heads, pe or all (parse_figures' allowed; gpt2run.c: "mean, scores and
+     * mask are for the single layer"), so 平均图 (mean) and a list holding mean are "without --model"; without
+     * --model the figure model needs one (check_combinations: "add --model DIR"), so model,热力图 is "with --model" */
+    {"figures_chinese_mean_with_model", 2, "'平均图' is not a figure (平均图 is mean: type --figures mean, without --model); expected", {"--model", "no-such-model", "--figures", "平均图", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_chinese_list_with_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures mean,heads, without --model); expected", {"--figures", "mean,热力图", "-m", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_chinese_grid_with_model", 2, "'网格' is not a figure (网格 is grid: type --figures grid); expected", {"--model", "no-such-model", "--figures", "网格", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_chinese_model_list_without_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures model,heads, with --model); expected", {"--figures", "model,热力图", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"positions_two_values_with_train", 2, "--positions 'none,learned' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions learned); expected", {"--train", "reverse", "--positions", "none,learned"}, NULL, 0, NULL, 0},
     {"compare_chinese_order_with_train", 2, "--compare '顺序' is not allowed (顺序 is order: type --compare order, without --train); expected", {"--train", "reverse", "--compare", "顺序"}, NULL, 0, NULL, 0},
     {"compare_two_values_without_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order); expected", {"--compare", "order,norm", "我爱你"}, NULL, 0, NULL, 0},

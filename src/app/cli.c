@@ -71,6 +71,7 @@ typedef struct {
 } optdef;
 
 static av_status parse_figures(av_options *o, const char *s, av_err *err);
+static av_status read_figures(av_options *o, const char *s, int ctx, av_err *err);
 static av_status parse_vmax(av_options *o, const char *s, av_err *err);
 static av_status parse_prefix(av_options *o, const char *s, av_err *err);
 static av_status parse_layer(av_options *o, const char *s, av_err *err);
@@ -400,15 +401,19 @@ static const char *model_refuses(const char *name);
 /* 1 if --option VALUE runs in ctx (CTX_TRAIN, CTX_MODEL or neither; --train first, as it trains rather than
  * load): with --train what train_rule does not refuse, with --model (without --train) what kNotForModel and
  * gpt2run.c do not refuse (--compare scale alone: "--compare positions cannot be used with --model"; no
- * --kernel flash; no --positions, --rope-style, ...), else what does not need --train. */
+ * --kernel flash; no --positions, --rope-style, ...; --figures model, grid, heads, pe or all, as parse_figures'
+ * allowed says: "mean, scores and mask are for the single layer"), else what does not need --train nor a --model
+ * (--figures model: check_combinations' "add --model DIR"). */
 static int runs_in(const char *option, const char *value, int ctx) {
     int rule = train_rule(option, value);
     if (ctx & CTX_TRAIN) return rule >= 0;
     if (ctx & CTX_MODEL) /* gpt2run.c's check_options: --compare scale alone, no --kernel flash (every layer's
                           * weights are kept: `--model DIR --kernel flash,blas` said "e.g. --kernel flash") */
         return !model_refuses(option) && (strcmp(option, "compare") || !strcmp(value, "scale")) &&
-               (strcmp(option, "kernel") || strcmp(value, "flash"));
-    return rule <= 0;
+               (strcmp(option, "kernel") || strcmp(value, "flash")) &&
+               (strcmp(option, "figures") || (strcasecmp(value, "mean") && strcasecmp(value, "scores") &&
+                                              strcasecmp(value, "mask")));
+    return rule <= 0 && (strcmp(option, "figures") || strcasecmp(value, "model")); /* "add --model DIR" */
 }
 
 /* " (缩放 is scale: type --compare scale)" into out (cap bytes) when typed[0..len) is a Chinese word of
@@ -429,6 +434,7 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
             strncmp(kChineseChoice[i].word, typed, len))
             continue;
         char cmd[192];
+        int refused = 0; /* a name of whole that does not run in ctx: "--model DIR --figures 网格,平均图" */
         if (whole) { /* each name of the list that is a Chinese word in its English: "热力图，网格" said "type
                       * --figures heads，网格", a command refused again */
             size_t k = 0, sep;
@@ -440,6 +446,9 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
                     if (!strcmp(kChineseChoice[j].option, option) && strlen(kChineseChoice[j].word) == n &&
                         !strncmp(kChineseChoice[j].word, p, n))
                         put = kChineseChoice[j].value;
+                char one[32];
+                snprintf(one, sizeof one, "%.*s", put ? (int)strlen(put) : (int)(n < sizeof one ? n : 0), put ? put : p);
+                refused |= !(ctx & CTX_TRAIN) && !runs_in(option, one, ctx);
                 k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%.*s%.*s", put ? (int)strlen(put) : (int)n,
                                       put ? put : p, end ? (int)sep : 0, end ? end : "");
                 if (!end) break;
@@ -452,7 +461,8 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
         av_shell_word(shown, sizeof shown, cmd);
         int rule = train_rule(option, kChineseChoice[i].value);
         const char *with = rule > 0 ? ", with --train" : rule < 0 && (ctx & CTX_TRAIN) ? ", without --train"
-                           : !(ctx & CTX_TRAIN) && !runs_in(option, kChineseChoice[i].value, ctx) ? ", without --model"
+                           : !(ctx & CTX_TRAIN) && (refused || !runs_in(option, kChineseChoice[i].value, ctx))
+                               ? (ctx & CTX_MODEL ? ", without --model" : ", with --model")
                                                                                                   : "";
         if (strlen(shown) > 160) /* a long --figures list: the word alone */
             snprintf(out, cap, " (%s is %s%s)", kChineseChoice[i].word, kChineseChoice[i].value, with);
@@ -1652,7 +1662,7 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, ctx, err); break;
-    case OPT_CALL: st = d->parse(o, arg, err); break;
+    case OPT_CALL: st = d->parse == parse_figures ? read_figures(o, arg, ctx, err) : d->parse(o, arg, err); break;
     }
     /* a number or a name that a full-width or no-break space joined to the next word ("--heads 8　我爱深度学习"):
      * say so, not only that '8　我爱深度学习' is no number (a list, text or file name may hold such a space) */
@@ -1738,7 +1748,12 @@ static const char *trim_separators(const char *p, size_t *len) {
     return first ? first : p;
 }
 
-static av_status parse_figures(av_options *o, const char *s, av_err *err) {
+static av_status parse_figures(av_options *o, const char *s, av_err *err) { return read_figures(o, s, 0, err); }
+
+/* --figures LIST into o->figures (AV_FIG_* bits; figures_all for all), each name in any case, ',' or '，' between
+ * them; AV_EUSAGE naming the first that is no figure, with a hint that runs in ctx (CTX_TRAIN, CTX_MODEL: --train,
+ * --model on the command line): `--model DIR --figures 平均图` said "type --figures mean", which --model refuses. */
+static av_status read_figures(av_options *o, const char *s, int ctx, av_err *err) {
     static const char allowed[] = "heads, grid, mean, scores, pe, mask or all; with --model: model, grid, heads, pe or all";
     unsigned bits = 0;
     o->figures_all = 0;
@@ -1763,7 +1778,7 @@ static av_status parse_figures(av_options *o, const char *s, av_err *err) {
             av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
-            chinese_choice_hint(fw, sizeof fw, "figures", name, len, s, 0); /* "热力图": the docs' word for heads */
+            chinese_choice_hint(fw, sizeof fw, "figures", name, len, s, ctx); /* "热力图": the docs' word for heads */
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             if (!near[0] && nonsep) snprintf(near, sizeof near, " (%s does not separate names: type ',' or '，')", nonsep);
             char one[65];
