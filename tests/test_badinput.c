@@ -821,6 +821,12 @@ static const bad_case kCases[] = {
     /* --model keeps every layer's weights and refuses --kernel flash (gpt2run.c): the list's first value that
      * runs with --model is blas (from a review of the change: it said "e.g. --kernel flash") */
     {"kernel_two_values_with_model", 2, "--kernel 'flash,blas' is not allowed (--kernel takes one value, not a list: run attnviz once for each, e.g. --kernel blas); expected", {"--model", "no-such-model", "--kernel", "flash,blas", "3 1 >"}, NULL, 0, NULL, 0},
+    /* with --model, when no value of the list runs there, one that runs without it (--compare order and --positions
+     * none need neither --train nor --model), not --compare norm "with --train", which --model and --train together
+     * refuse; a list of norm alone needs --train in the place of --model */
+    {"compare_two_values_none_with_model", 2, "--compare 'norm,order' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order, without --model); expected", {"--model", "no-such-model", "--compare", "norm,order", "3 1 >"}, NULL, 0, NULL, 0},
+    {"positions_two_values_none_with_model", 2, "--positions 'learned,none' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions none, without --model); expected", {"-m", "no-such-model", "--positions", "learned,none", "3 1 >"}, NULL, 0, NULL, 0},
+    {"compare_norm_twice_with_model", 2, "--compare 'norm,归一化' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm, with --train in place of --model); expected", {"--compare", "norm,归一化", "--model", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
     {"compare_chinese_with_model", 2, "--compare '位置' is not allowed (位置 is positions: type --compare positions, without --model); expected", {"-m", "no-such-model", "--compare", "位置", "3 1 >"}, NULL, 0, NULL, 0},
     {"positions_chinese_with_model", 2, "--positions '旋转' is not allowed (旋转 is rope: type --positions rope, without --model); expected", {"--positions", "旋转", "--model", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
     /* --figures with --model: model, grid, heads, pe or all (parse_figures' allowed; gpt2run.c: "mean, scores and

@@ -1022,10 +1022,12 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
  * this option) the first that runs with --train (train_rule), else the first one and ", without --train"
  * (`--train reverse --compare order,norm` said "e.g. --compare order", which --train refuses); with ctx's
  * CTX_MODEL alone the first that --model takes (runs_in), else the first one and ", without --model" (`--model DIR
- * --compare positions,order` said "e.g. --compare positions", which --model refuses). ctx: CTX_TRAIN and
+ * --compare positions,order` said "e.g. --compare positions", which --model refuses), and when none runs without
+ * --train either, the first one and ", with --train in place of --model". ctx: CTX_TRAIN and
  * CTX_MODEL, --train and --model on the command line, before or after this option. */
 static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s, int ctx) {
     const char *first = NULL, *plain = NULL; /* the first value, and the first that runs here (with --train or not) */
+    const char *bare = NULL; /* the first that runs with neither --train nor --model */
     int parts = 0;
     out[0] = 0;
     for (const char *p = s;;) {
@@ -1049,15 +1051,21 @@ static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s
             if (!first) first = value;
             /* --compare norm needs --train, --compare order is refused by it and by --model */
             if (!plain && runs_in(d->name, value, ctx)) plain = value;
+            if (!bare && runs_in(d->name, value, 0)) bare = value;
             parts++;
         }
         if (!*end) break;
         p = end + seplen;
     }
+    /* with --model and none that runs there, one that runs without it (`--model DIR --compare norm,order` said
+     * "e.g. --compare norm, with --train", which --model and --train together refuse), else the first, which needs
+     * --train in its place */
+    if (!plain && !(ctx & CTX_TRAIN) && (ctx & CTX_MODEL) && bare) first = bare;
     if (parts >= 2)
         snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each, e.g. --%s %s%s)", d->name,
                  d->name, plain ? plain : first, plain ? "" : ctx & CTX_TRAIN ? ", without --train"
-                 : (ctx & CTX_MODEL) && train_rule(d->name, first) <= 0 ? ", without --model" : ", with --train");
+                 : (ctx & CTX_MODEL) && first == bare ? ", without --model"
+                 : ctx & CTX_MODEL ? ", with --train in place of --model" : ", with --train");
 }
 
 /* One of the names d->choice_name(d->lo .. d->hi), in any case, as matplotlib's savefig takes format="SVG"
