@@ -212,6 +212,35 @@ static void test_prefix_and_buffers_do_not_matter(void **state) {
     check_forward(dir, "gpt2_f16", 1, AV_KERNEL_REFERENCE);
 }
 
+/* A tensor of the file that is not GPT-2's is named as the header spells it shown safely: its name may hold a JSON
+ * escape, "\n" or "\u202e", which was printed raw, so 'unexpected tensor "x' ended the line and U+202E turned the
+ * rest of it around. Expected by hand: the newline as <U+000A> (base/utf8.h av_utf8_escape_controls), the RLO
+ * closed by a PDF (U+202C, UAX #9 X9) before the closing quote. The masked_bias buffer (20 bytes) is renamed in
+ * place, "x\nxxxxxxxxxxxxxxxxx" (x, the escape, 17 x) and "x\u202exxxxxxxxxxxxx" (x, the escape, 13 x). */
+static void test_unexpected_tensor_name_is_shown(void **state) {
+    fixture *f = *state;
+    static const struct { const char *to, *msg; } cases[] = {
+        {"x\\nxxxxxxxxxxxxxxxxx", "unexpected tensor \"x<U+000A>xxxxxxxxxxxxxxxxx\" (not part of a "
+                                  "GPT-2 with 2 layers and learned positions)"},
+        {"x\\u202exxxxxxxxxxxxx", "unexpected tensor \"x\xE2\x80\xAExxxxxxxxxxxxx\xE2\x80\xAC\" (not "
+                                   "part of a GPT-2 with 2 layers and learned positions)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char dir[4200], path[4300], want[4800];
+        snprintf(dir, sizeof dir, "%s/named%zu", f->dir, i);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        make_model(dir, "gpt2_f32", AV_ST_F32, "", 1);
+        snprintf(path, sizeof path, "%s/model.safetensors", dir);
+        assert_int_equal(tu_patch_header(path, "h.0.attn.masked_bias", cases[i].to), 0);
+        av_gpt2 m;
+        av_err err = {{0}};
+        assert_int_equal(av_gpt2_load(&m, dir, &err), AV_EUSAGE);
+        snprintf(want, sizeof want, "%s: %s", tu_sh_word(path), cases[i].msg); /* the file as one shell word */
+        if (strcmp(err.msg, want)) fail_msg("case %zu: got '%s', want '%s'", i, err.msg, want);
+        assert_null(strchr(err.msg, '\n'));
+    }
+}
+
 /* An lm_head.weight that is not wte (one value changed, in place in the file: the F32 lm_head's last float
  * becomes 1e30, far from any fixture value) is refused, naming both tensors; attnviz runs GPT-2's tied
  * unembedding only, so running it would print another model's logits. The unchanged file loads. */
@@ -748,6 +777,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_forward_matches_numpy, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_prefix_and_buffers_do_not_matter, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_lm_head_other_than_wte_is_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_unexpected_tensor_name_is_shown, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dtype_and_in_place_say_what_the_file_holds, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test(test_config_parse),

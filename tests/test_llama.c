@@ -370,6 +370,50 @@ static void test_index_disagrees_with_shards(void **state) {
     free(index);
 }
 
+/* A tensor's name from a shard's header or the index's weight_map, which may hold a JSON escape ("\n", "\u202e"),
+ * is shown safely in every message that quotes it: it was printed raw, so "\n" broke the line and U+202E turned
+ * the rest of it around. llama_bf16's model.norm.weight (17 bytes, in model-00002-of-00002.safetensors) is renamed
+ * in place to "mode\nnorm.weight" or "model\u202eweight" (17 bytes each) in the shard, the index or both; a new
+ * index key "x\ny" names no tensor. Expected by hand: the newline as <U+000A> (base/utf8.h
+ * av_utf8_escape_controls), the RLO closed by a PDF (U+202C, UAX #9 X9) before the closing quote. */
+static void test_tensor_names_are_shown(void **state) {
+    tu_fixture *f = *state;
+    static const struct { const char *to; int shard, index; const char *msg; } cases[] = {
+        {"mode\\nnorm.weight", 1, 0, "model-00002-of-00002.safetensors holds tensor \"mode<U+000A>norm.weight\", "
+                                     "which weight_map does not list"},
+        {"model\\u202eweight", 1, 0, "model-00002-of-00002.safetensors holds tensor \"model\xE2\x80\xAEweight"
+                                     "\xE2\x80\xAC\", which weight_map does not list"},
+        {"mode\\nnorm.weight", 1, 1, "unexpected tensor \"mode<U+000A>norm.weight\" "
+                                     "(not part of the Llama/Qwen2 layout config.json implies)"},
+        {"model\\u202eweight", 1, 1, "unexpected tensor \"model\xE2\x80\xAEweight"
+                                     "\xE2\x80\xAC\" (not part of the Llama/Qwen2 layout config.json implies)"},
+        {"x\\ny\": \"model-00002-of-00002.safetensors\",\n    \"model.norm.weight", 0, 1,
+         "weight_map puts tensor \"x<U+000A>y\" in model-00002-of-00002.safetensors, but that file has no such tensor"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char dir[4200], path[4300], shard[4300], want[4800];
+        snprintf(dir, sizeof dir, "%s/m%zu", f->dir, k);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        build(dir, 1);
+        snprintf(shard, sizeof shard, "%s/model-00002-of-00002.safetensors", dir);
+        if (cases[k].shard) assert_int_equal(tu_patch_header(shard, "model.norm.weight", cases[k].to), 0);
+        snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+        char *index = tu_slurp_file(path, NULL);
+        assert_non_null(index);
+        if (cases[k].index) assert_int_equal(tu_write_replaced(path, index, "model.norm.weight", cases[k].to), 0);
+        free(index);
+        av_llama m;
+        av_err err = {{0}};
+        av_status st = av_llama_load(&m, dir, &err);
+        if (st == AV_OK) av_llama_free(&m);
+        /* the file that says so as one shell word: the shard for an unexpected tensor, else the index */
+        snprintf(want, sizeof want, "%s: %s", tu_sh_word(cases[k].shard && cases[k].index ? shard : path), cases[k].msg);
+        if (st != AV_EUSAGE || strcmp(err.msg, want))
+            fail_msg("case %zu: status %d, '%s'; want '%s'", k, (int)st, err.msg, want);
+        assert_null(strchr(err.msg, '\n'));
+    }
+}
+
 /* --generate's key/value cache for a Llama-family model (nn/gpt2_decode.h av_llama_decode) against the full
  * forward, which the numpy reference checks: each token run alone after the cached ones gives the full
  * forward's logits row. llama_f32 (grouped-query: 2 query heads a K/V head) and qwen2_f32 (q, k, v biases),
@@ -444,6 +488,7 @@ int main(void) {
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test_setup_teardown(test_bad_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_index_disagrees_with_shards, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_tensor_names_are_shown, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_decode_cache_is_the_full_forward, tu_setup_tmpdir, tu_teardown_tmpdir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

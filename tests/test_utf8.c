@@ -491,6 +491,23 @@ static void test_cut_word_is_marked_by_hand(void **state) {
     assert_string_equal(av_shown_word(buf, sizeof buf, "ab\u4E2D\u4E2D\u4E2D\u4E2D\u4E2D"), "ab\u4E2D\u4E2D\u4E2D...");
 }
 
+/* A name from a file as a message quotes it (av_utf8_shown_middle), by hand from av_utf8_cut_middle's sizes for its
+ * 200-byte middle: the end keeps (200 - 1) / 2 = 99 bytes, the start 200 - 1 - 99 - 5 (" … ") - 63 (the closers'
+ * room) = 32. So 150 a and 150 b give 32 a, " … " and 99 b; 199 bytes are kept whole; "a\nb" shows its newline
+ * as <U+000A> and "a\u202eb" is closed by a PDF (U+202C, UAX #9 X9). */
+static void test_shown_middle_by_hand(void **state) {
+    (void)state;
+    char name[301], want[200], buf[1700];
+    memset(name, 'a', 150), memset(name + 150, 'b', 150), name[300] = 0;
+    memset(want, 'a', 32), memcpy(want + 32, " \xE2\x80\xA6 ", 5), memset(want + 37, 'b', 99), want[136] = 0;
+    assert_string_equal(av_utf8_shown_middle(buf, sizeof buf, name), want);
+    name[199] = 0; /* 150 a, 49 b */
+    assert_string_equal(av_utf8_shown_middle(buf, sizeof buf, name), name);
+    assert_string_equal(av_utf8_shown_middle(buf, sizeof buf, "a\nb"), "a<U+000A>b");
+    assert_string_equal(av_utf8_shown_middle(buf, sizeof buf, "a\xE2\x80\xAE" "b"), "a\xE2\x80\xAE" "b\xE2\x80\xAC");
+    assert_string_equal(AV_SHOWN_MIDDLE("WordPiece"), "WordPiece");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encode_decode_every_scalar_value),
@@ -512,6 +529,7 @@ int main(void) {
         cmocka_unit_test(test_not_a_list_sep_by_hand),
         cmocka_unit_test(test_trailing_mark_by_hand),
         cmocka_unit_test(test_cut_word_is_marked_by_hand),
+        cmocka_unit_test(test_shown_middle_by_hand),
     };
     return cmocka_run_group_tests_name("utf8", tests, NULL, NULL);
 }

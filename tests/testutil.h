@@ -573,6 +573,21 @@ static inline int tu_write_replaced(const char *path, const char *text, const ch
     return fclose(fp) == 0 && ok ? 0 : -1;
 }
 
+/* The file at path written again with the first `from` after its 8th byte replaced by `to`, of the same length:
+ * a safetensors header's tensor name spelt another way ("h.0.attn.masked_bias" as x\nxxxxxxxxxxxxxxxxx, the
+ * JSON escape of a newline), its offsets unchanged. 0, or -1 when the file cannot be read or written, the lengths
+ * differ, or there is no `from` before the first NUL byte after byte 8 (the header is JSON text, the data follows). */
+static inline int tu_patch_header(const char *path, const char *from, const char *to) {
+    size_t len;
+    char *buf = tu_slurp_file(path, &len), *at = buf && len > 8 ? strstr(buf + 8, from) : NULL;
+    FILE *fp = at && strlen(from) == strlen(to) ? fopen(path, "wb") : NULL;
+    if (fp) memcpy(at, to, strlen(to));
+    int ok = fp && fwrite(buf, 1, len, fp) == len;
+    if (fp && fclose(fp) != 0) ok = 0;
+    free(buf);
+    return ok ? 0 : -1;
+}
+
 /* How many lines of a --model trace's step-by-step layer are the stage
  * `stage` ("[l.k] stage  formula   shapes"), and how many of those lack
  * `want` (the result's shape, e.g. "→ (10, 64)"); *first_bad = the first

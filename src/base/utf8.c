@@ -250,6 +250,13 @@ size_t av_utf8_shown_name(const char *s, char *out, size_t n) {
     return w + av_utf8_bidi_closers(out, w, out + w, n - w);
 }
 
+const char *av_utf8_shown_middle(char *buf, size_t n, const char *s) {
+    char mid[200];
+    av_utf8_cut_middle(s ? s : "", s ? strlen(s) : 0, mid, sizeof mid);
+    av_utf8_shown_name(mid, buf, n);
+    return buf;
+}
+
 int av_utf8_cp_width(unsigned cp) {
     if (cp > 0x10FFFF) return 1;
     return utf8proc_charwidth((utf8proc_int32_t)cp);

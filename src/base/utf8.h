@@ -142,6 +142,15 @@ static inline const char *av_utf8_shown_into(char *buf, size_t n, const char *s)
     return buf;
 }
 #define AV_SHOWN(s, n) av_utf8_shown_into((char[n]){0}, (n), (s))
+/* A name or value from a file (a safetensors header's tensor name, a tokenizer.json type) as a message quotes
+ * it, into buf (n >= 96 bytes, NUL-terminated): whole up to 199 bytes, a longer one by its start and end with
+ * " … " between (av_utf8_cut_middle), then its controls as <U+XXXX> and its open bidi closed (av_utf8_shown_name),
+ * so "a\nb" neither breaks the message's line ("a<U+000A>b") nor "a\u202eb" turns the rest of it around, and a
+ * cut says so: AV_SHOWN(s, 89) kept 40 bytes of a 50-byte type with no mark. Returns buf. No errors. */
+const char *av_utf8_shown_middle(char *buf, size_t n, const char *s);
+/* av_utf8_shown_middle(s) held in a char[1700] that lasts to the end of the enclosing block, for a message's
+ * argument (199 bytes, each control as 8, and the closers). */
+#define AV_SHOWN_MIDDLE(s) av_utf8_shown_middle((char[1700]){0}, 1700, (s))
 /* 1 for a code point a message shows as nothing or as a gap: white space (Zs, Zl, Zp: U+00A0, U+3000),
  * controls (Cc: C1) and invisible format characters (Cf: U+200B, U+FEFF); else 0. No errors. */
 int av_utf8_invisible(unsigned cp);

@@ -128,17 +128,10 @@ static const char *json_shown(char *buf, size_t n, const cJSON *j) {
     return buf;
 }
 
-/* A tensor's name from the header as a message quotes it, into buf (n >= 96 bytes): a long one by its start and
- * end (av_utf8_cut_middle, into 200 bytes), then its controls escaped and its bidi closed (av_utf8_shown_name), so
- * a name holding "\n" or U+202E (JSON escapes, which the header may hold) neither breaks nor reverses the
- * message's line ("tensor \"a<U+000A>b\""). Returns buf. No errors. */
-static const char *tensor_shown(char *buf, size_t n, const char *name) {
-    char mid[200];
-    av_utf8_cut_middle(name, strlen(name), mid, sizeof mid);
-    av_utf8_shown_name(mid, buf, n);
-    return buf;
-}
-#define TENSOR_SHOWN(name) tensor_shown((char[1700]){0}, 1700, (name)) /* 199 bytes, each control as 8, + closers */
+/* A tensor's name from the header as a message quotes it: a long one by its start and end, its controls escaped
+ * and its bidi closed (base/utf8.h av_utf8_shown_middle), so a name holding "\n" or U+202E (JSON escapes, which
+ * the header may hold) neither breaks nor reverses the message's line ("tensor \"a<U+000A>b\""). */
+#define TENSOR_SHOWN(name) AV_SHOWN_MIDDLE(name)
 
 static av_status parse_entry(av_st_tensor *t, const cJSON *e, size_t data_len, const av_safetensors *st,
                              av_err *err) {

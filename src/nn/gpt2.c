@@ -797,7 +797,8 @@ static int known_under(const char *name, const av_gpt2_tensor *tab, int n, const
 /* Every tensor in the file is in the table (under prefix) or ignorable. A tensor of the table named the other
  * way (with "transformer." in a file whose tensors have none, or the other way round) is named with one that
  * has the prefix's way, as transformers reads a state dict's names all one way: it was called 'unexpected
- * tensor "transformer.h.0.ln_1.weight" (not part of a GPT-2 with 2 layers ...)', which it is part of. */
+ * tensor "transformer.h.0.ln_1.weight" (not part of a GPT-2 with 2 layers ...)', which it is part of. A name of
+ * the file is quoted as av_utf8_shown_middle shows it: "a\nb" broke the message's line, "a\u202eb" turned it around. */
 static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, const char *prefix, const char *file,
                              av_err *err) {
     for (int i = 0; i < s->st.n; i++) {
@@ -821,7 +822,7 @@ static av_status check_extra(const store *s, const av_gpt2_tensor *tab, int n, c
         }
         int L = n > 0 ? (n - 2) / 12 : 0;
         return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of a GPT-2 with %d layer%s and %s positions)",
-                       file, nm, L, L == 1 ? "" : "s", tab[1].name[0] == 'w' ? "learned" : "no learned");
+                       file, AV_SHOWN_MIDDLE(nm), L, L == 1 ? "" : "s", tab[1].name[0] == 'w' ? "learned" : "no learned");
     }
     return AV_OK;
 }

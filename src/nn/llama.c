@@ -461,7 +461,8 @@ static const av_st_tensor *store_find(const llama_store *s, const char *name, in
  * every tensor of every shard is listed in weight_map with that shard's
  * file, and every tensor weight_map lists is in the file it names. A
  * disagreement means a broken or hand-edited download, so it is refused
- * (AV_EUSAGE, bad input like a missing shard) naming the tensor and both files. */
+ * (AV_EUSAGE, bad input like a missing shard) naming the tensor (av_utf8_shown_middle) and both files (one shell
+ * word each, av_shown_word): a name holding "\n" or U+202E broke or turned around the message's line. */
 static av_status check_index(const llama_store *s, const char *const *files, const cJSON *map, const char *index,
                              av_err *err) {
     for (int i = 0; i < s->n_st; i++)
@@ -470,17 +471,17 @@ static av_status check_index(const llama_store *s, const char *const *files, con
             const cJSON *e = cJSON_GetObjectItemCaseSensitive(map, nm);
             if (!e)
                 return av_fail(err, AV_EUSAGE, "%s: %s holds tensor \"%s\", which weight_map does not list", index,
-                               files[i], nm);
+                               AV_SHOWN_WORD(files[i], 300), AV_SHOWN_MIDDLE(nm));
             if (strcmp(e->valuestring, files[i]) != 0)
                 return av_fail(err, AV_EUSAGE, "%s: %s holds tensor \"%s\", which weight_map puts in %s", index,
-                               files[i], nm, e->valuestring);
+                               AV_SHOWN_WORD(files[i], 300), AV_SHOWN_MIDDLE(nm), AV_SHOWN_WORD(e->valuestring, 300));
         }
     const cJSON *e;
     cJSON_ArrayForEach(e, map) {
         for (int i = 0; i < s->n_st; i++)
             if (strcmp(e->valuestring, files[i]) == 0 && !av_safetensors_find(&s->st[i], e->string))
                 return av_fail(err, AV_EUSAGE, "%s: weight_map puts tensor \"%s\" in %s, but that file has no such "
-                               "tensor", index, e->string, files[i]);
+                               "tensor", index, AV_SHOWN_MIDDLE(e->string), AV_SHOWN_WORD(files[i], 300));
     }
     return AV_OK;
 }
@@ -642,7 +643,8 @@ int av_llama_shard_files(char (*names)[256], int max, const char *dir) {
 }
 
 /* Every tensor of every file is in the table, a rotary_emb.inv_freq buffer, or the lm_head.weight of a tied
- * model (the table lacks it then; check_tied_lm_head compares it with model.embed_tokens.weight). */
+ * model (the table lacks it then; check_tied_lm_head compares it with model.embed_tokens.weight). The message
+ * quotes a name as av_utf8_shown_middle shows it ("a<U+000A>b"). */
 static av_status check_unknown(const llama_store *s, const av_llama_tensor *tab, int n, av_err *err) {
     for (int f = 0; f < s->n_st; f++)
         for (int i = 0; i < s->st[f].n; i++) {
@@ -651,7 +653,7 @@ static av_status check_unknown(const llama_store *s, const av_llama_tensor *tab,
             for (int j = 0; j < n && !known; j++) known = strcmp(nm, tab[j].name) == 0;
             if (!known)
                 return av_fail(err, AV_EUSAGE, "%s: unexpected tensor \"%s\" (not part of the Llama/Qwen2 layout config.json implies)",
-                               s->st[f].name, nm);
+                               s->st[f].name, AV_SHOWN_MIDDLE(nm));
         }
     return AV_OK;
 }
