@@ -275,6 +275,8 @@ static void test_sentencepiece_by_hand(void **state) {
     av_hftok_free(t);
 }
 
+#define X10 "xxxxxxxxxx"
+#define X50 X10 X10 X10 X10 X10
 static void test_refusals(void **state) {
     (void)state;
     static const struct { const char *json, *msg; } bad[] = {
@@ -362,6 +364,31 @@ static void test_refusals(void **state) {
         {"{\"added_tokens\":[{\"id\":5,\"content\":\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
          "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
          "tokenizer.json: added token \"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE2\x80\xA6 has id 5, outside 0..2: the file has 3 tokens"},
+        /* a type of 50 x: AV_SHOWN(type, 89) kept 40 x with no mark, as if the type were those; shown whole now
+         * (utf8.h av_utf8_shown_middle keeps 199 bytes), unquoted as a type is */
+        {"{\"model\":{\"type\":\"" X50 "\"}}", "tokenizer.json: model type " X50 " is not supported (allowed: BPE)"},
+        {"{\"pre_tokenizer\":{\"type\":\"" X50 "\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[]}}",
+         "tokenizer.json: pre_tokenizer " X50 " is not supported (allowed: "},
+        {"{\"normalizer\":{\"type\":\"" X50 "\"},\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0}}}",
+         "tokenizer.json: normalizer " X50 " is not supported (allowed: "},
+        /* tokens of 20 长 as the file spells them to 40 bytes, the opening quote and 13 长, then "…" (jsonval.h
+         * av_json_shown), as model.vocab's above: AV_SHOWN(s, 89) cut them to 13 长 with no mark; a Metaspace
+         * vocabulary giving two tokens one id; an added token with a space under Replace " " -> "▁" */
+        {"{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\":0}}}",
+         "tokenizer.json: token \"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE2\x80\xA6 has id 0, outside 0..0 or given twice"},
+        {"{\"added_tokens\":[{\"id\":1,\"content\":\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF \",\"normalized\":true}],\"normalizer\":{\"type\":"
+         "\"Replace\",\"pattern\":{\"String\":\" \"},\"content\":\"\xe2\x96\x81\"},\"model\":{\"type\":\"BPE\","
+         "\"vocab\":{\"a\":0}}}",
+         "tokenizer.json: added token \"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE2\x80\xA6 has \"normalized\": true and a space or \"▁\" in it"},
+        /* a post_processor's special token of 20 长, after the text or first and in no list of the file */
+        {"{\"post_processor\":{\"type\":\"TemplateProcessing\",\"single\":[{\"Sequence\":{\"id\":\"A\",\"type_id\":0}},"
+         "{\"SpecialToken\":{\"id\":\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\",\"type_id\":0}}],\"pair\":[]},\"pre_tokenizer\":{\"type\":"
+         "\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[]}}",
+         "tokenizer.json: post_processor adds the special token \"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE2\x80\xA6 after the text; attnviz puts"},
+        {"{\"post_processor\":{\"type\":\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\","
+         "\"type_id\":0}},{\"Sequence\":{\"id\":\"A\",\"type_id\":0}}],\"pair\":[]},\"pre_tokenizer\":{\"type\":"
+         "\"ByteLevel\"},\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[]}}",
+         "tokenizer.json: post_processor puts the special token \"\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE9\x95\xBF\xE2\x80\xA6 first, which is no token of the file"},
         {"{\"added_tokens\":[{\"id\":1.5,\"content\":\"<x>\"}],\"pre_tokenizer\":{\"type\":\"ByteLevel\"},"
          "\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1},\"merges\":[]}}",
          "tokenizer.json: added_tokens[0] needs a non-empty \"content\" and an \"id\" in 0..16777215"},
@@ -374,6 +401,8 @@ static void test_refusals(void **state) {
         assert_null(t);
     }
 }
+#undef X50
+#undef X10
 
 /* added_tokens' flags, as test_llama_cli's test_added_token_flags checks
  * them end to end: lstrip, rstrip and single_word on tokenizers' own case

@@ -1988,6 +1988,21 @@ static void test_sharded_index_must_match_shards(void **state) {
         if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d, stderr '%s'; want '%s'", to, r.code, r.err, want);
         tu_free(&r);
     }
+    /* a key of 70 x (a tensor's name) whose value is refused: AV_SHOWN(key, 109) kept 60 x with no mark; it is
+     * shown whole now (utf8.h av_utf8_shown_middle keeps 199 bytes) */
+    {
+#define X10 "xxxxxxxxxx"
+#define X70 X10 X10 X10 X10 X10 X10 X10
+        assert_int_equal(tu_write_replaced(path, index, "\"model.embed_tokens.weight\": \"model-00001-of-00002.safetensors\"",
+                                           "\"" X70 "\": \"../x\""), 0);
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: weight_map[\"" X70 "\"] is \"../x\"; it must be a file name in "
+                 "the folder (no '/', not \".\" or \"..\")\n", tu_sh_word(path));
+#undef X70
+#undef X10
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("long key: exit %d, stderr '%s'; want '%s'", r.code, r.err, want);
+        tu_free(&r);
+    }
     /* a shard whose name only starts with ".." is a file in the folder, as any other name without a '/': it was
      * refused as "not starting with \"..\"". The second shard renamed so, and every one of the index's 11 values
      * naming it (tests/ref/llama/llama_bf16's index), runs as the index as written did */
@@ -2088,6 +2103,15 @@ static void test_shards_without_their_index(void **state) {
     snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, and its 1 shard file "
              "(model-00001-of-00002.safetensors) has no model.safetensors.index.json,", tu_sh_word(model));
     expect_model_refused(model, want, 1, "one shard");
+    /* a shard's name of 73 bytes, named whole: AV_SHOWN(shard, 89) kept its first 40 bytes with no mark */
+    char to[4400];
+    snprintf(path, sizeof path, "%s/model-00001-of-00002.safetensors", model);
+    snprintf(to, sizeof to, "%s/model-00001-of-00002-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.safetensors", model);
+    assert_int_equal(rename(path, to), 0);
+    snprintf(want, sizeof want, "attnviz: error: --model %s has no model.safetensors, and its 1 shard file "
+             "(model-00001-of-00002-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.safetensors) has no "
+             "model.safetensors.index.json,", tu_sh_word(model));
+    expect_model_refused(model, want, 1, "long shard name");
 }
 
 /* The shards' message cuts a long folder name at a whole character: "--model %.120s" cut a name whose 120th

@@ -1605,6 +1605,14 @@ static void test_bad_checkpoints(void **state) {
                                    "(out, in) weight (as nanoGPT's); transformers' GPT-2 stores c_attn, c_proj and "
                                    "c_fc as Conv1D (in, out): transpose each of their weights (.t()) when converting, "
                                    "attn.c_proj's too, whose square shape cannot tell\n"},
+        /* a shard of 73 bytes is named whole: AV_SHOWN(shard, 89) kept its first 40 bytes with no mark */
+        {"long shard name without its index", 2, "has no model.safetensors, only 1 shard file "
+                                                 "(model-00001-of-00001-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.safetensors) "
+                                                 "without its model.safetensors.index.json; "},
+        /* a tensor's name holding a newline (the JSON escape "\n", 2 bytes in the header for 1) broke the message
+         * over two lines: h.0.ln_1.bias (13 bytes) renamed in place to x, "\n" and 10 x */
+        {"unexpected tensor with a newline", 2, "/case53/model.safetensors: unexpected tensor \"x<U+000A>xxxxxxxxxx\" "
+                                                "(not part of a GPT-2 with 1 layer and learned positions)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[4200];
@@ -1776,6 +1784,14 @@ static void test_bad_checkpoints(void **state) {
         }
         case 51: poke_checkpoint(dir, "\"h.0.attn.c_attn.weight\":{\"dtype\":\"F32\",\"shape\":[4,12]",
                                  "\"h.0.attn.c_attn.weight\":{\"dtype\":\"F32\",\"shape\":[12,4]"); break;
+        case 52: {
+            char to[4400];
+            snprintf(path, sizeof path, "%s/model.safetensors", dir);
+            snprintf(to, sizeof to, "%s/model-00001-of-00001-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.safetensors", dir);
+            assert_int_equal(rename(path, to), 0);
+            break;
+        }
+        case 53: poke_checkpoint(dir, "\"h.0.ln_1.bias\"", "\"x\\nxxxxxxxxxx\""); break;
         case 47: { /* the weights of kMicro (n_positions 8), the config with n_ctx in its place */
             static const char ctx[] = "{\"n_layer\": 1, \"n_head\": 1, \"n_embd\": 4, \"n_ctx\": 8, \"vocab_size\": 8}";
             snprintf(path, sizeof path, "%s/config.json", dir);

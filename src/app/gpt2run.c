@@ -348,7 +348,7 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
                        "that folder: python3 -c \"import glob, safetensors.torch as s; t = {}; [t.update(s.load_file(f)) "
                        "for f in glob.glob('model-*-of-*.safetensors')]; s.save_file(t, 'model.safetensors', "
                        "{'format': 'pt'})\"", AV_SHOWN_WORD(dir, 121), shards, shards == 1 ? "" : "s",
-                       AV_SHOWN(shard, 40 + 49), /* at whole characters: "%.120s" cut a name inside one */
+                       AV_SHOWN_WORD(shard, 300), /* whole: "%.120s" cut a name inside one, AV_SHOWN(shard, 89) at 40 bytes unmarked */
                        shards == 1 ? "" : ", ...", shards == 1 ? "its" : "their");
     /* a Llama folder with SentencePiece's tokenizer.model only (older Llama 2 downloads, a checkpoint converted with
      * the slow tokenizer): "has no tokenizer.json" named neither the file it has nor the way to the one it reads.

@@ -532,7 +532,7 @@ av_status av_torch_weights_fail(const char *dir, av_err *err) {
                        "convert them once, in that folder: python3 -c \"import glob, torch, safetensors.torch as s; "
                        "t = {}; [t.update(torch.load(f)) for f in sorted(glob.glob('pytorch_model-*-of-*.bin'))]; "
                        "s.save_file({k: v.clone() for k, v in t.items()}, 'model.safetensors', {'format': 'pt'})\"",
-                       AV_SHOWN_WORD(dir, 120 + 49), AV_SHOWN(first, 60), n > 1 ? ", ..." : "");
+                       AV_SHOWN_WORD(dir, 120 + 49), AV_SHOWN_WORD(first, 300), n > 1 ? ", ..." : "");
     return AV_OK;
 }
 
@@ -556,7 +556,7 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
         return av_fail(err, AV_EUSAGE, "--model %s has no model.safetensors, and its %d shard file%s (%s%s) %s no "
                        "model.safetensors.index.json, the map of which shard holds each tensor; save_pretrained writes "
                        "it with the shards: copy it from where they came from (it is part of the download), or save "
-                       "the model again", AV_SHOWN_WORD(dir, 120 + 49), shards, shards == 1 ? "" : "s", AV_SHOWN(shard, 40 + 49),
+                       "the model again", AV_SHOWN_WORD(dir, 120 + 49), shards, shards == 1 ? "" : "s", AV_SHOWN_WORD(shard, 300),
                        shards == 1 ? "" : ", ...", shards == 1 ? "has" : "have"); /* at whole characters: "%.120s" cut
                                                                                    * a folder's name inside one */
     if (!st && why == ENOENT && (st = av_unfinished_download(dir, "model.safetensors", err))) return st;
@@ -581,8 +581,8 @@ static av_status index_files(const char *dir, cJSON **root, char path[4200], con
          * itself, read as a shard) (a maintainer's list of known faults) */
         if (!f[0] || strchr(f, '/') || strcmp(f, ".") == 0 || strcmp(f, "..") == 0) { /* the value, as the other
                                                          * refusals name it: "../x/model.safetensors" was not said */
-            char key[140];
-            snprintf(key, sizeof key, "weight_map[\"%s\"]", AV_SHOWN(e->string, 109));
+            char key[1720]; /* the tensor's name whole to 199 bytes: AV_SHOWN(e->string, 109) cut it at 60, unmarked */
+            snprintf(key, sizeof key, "weight_map[\"%s\"]", AV_SHOWN_MIDDLE(e->string));
             st = av_json_wrong_kind(shown, key, e, "a file name in the folder (no '/', not \".\" or \"..\")", err);
         }
         int seen = 0;

@@ -138,7 +138,7 @@ static av_status check_reachable(const av_bpe *b, const unsigned char *made, av_
         char label[AV_BPE_LABEL_MAX];
         av_bpe_label(label, sizeof label, b, id);
         return av_fail(err, AV_EUSAGE, "token %d \"%s\" is made by no merge (merges.txt has %d merge%s: "
-                       "truncated, or from another model?)", (int)id, AV_SHOWN(label, 109), (int)av_bpe_n_merges(b),
+                       "truncated, or from another model?)", (int)id, AV_SHOWN_MIDDLE(label), (int)av_bpe_n_merges(b),
                        av_bpe_n_merges(b) == 1 ? "" : "s");
     }
     return AV_OK;

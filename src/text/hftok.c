@@ -84,8 +84,8 @@ static int32_t sp_find(const av_hftok *t, const char *s, size_t n) {
 
 static av_status sp_add(av_hftok *t, const char *s, size_t n, int32_t id, const char *name, av_err *err) {
     if (id < 0 || id >= t->V || t->tok[id])
-        return av_fail(err, AV_EUSAGE, "%s: token \"%s\" has id %d, outside 0..%d or given twice", name, AV_SHOWN(s, 89), id, t->V - 1);
-    if (sp_find(t, s, n) >= 0) return av_fail(err, AV_EUSAGE, "%s: token \"%s\" appears twice", name, AV_SHOWN(s, 89));
+        return av_fail(err, AV_EUSAGE, "%s: token %s has id %d, outside 0..%d or given twice", name, AV_JSON_STRING_SHOWN(s), id, t->V - 1);
+    if (sp_find(t, s, n) >= 0) return av_fail(err, AV_EUSAGE, "%s: token %s appears twice", name, AV_JSON_STRING_SHOWN(s));
     if (!(t->tok[id] = malloc(n + 1))) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
     memcpy(t->tok[id], s, n);
     t->tok[id][n] = 0;
@@ -436,7 +436,7 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
             t->prepend = !strcmp(scheme, "never") ? 0 : !strcmp(scheme, "first") ? 2 : ps || !cJSON_IsFalse(aps) ? 1 : 0;
             t->metaspace_split = !cJSON_IsFalse(split);
         } else {
-            return av_fail(err, AV_EUSAGE, "%s: pre_tokenizer %s is not supported (allowed: ByteLevel, Split with ByteLevel, Digits, Metaspace)", name, AV_SHOWN(type, 89));
+            return av_fail(err, AV_EUSAGE, "%s: pre_tokenizer %s is not supported (allowed: ByteLevel, Split with ByteLevel, Digits, Metaspace)", name, AV_SHOWN_MIDDLE(type));
         }
     }
     list = cJSON_GetObjectItemCaseSensitive(norm, "normalizers");
@@ -459,7 +459,7 @@ static av_status classify(av_hftok *t, const cJSON *root, const char **pattern, 
                 what = "content";
             sp_norm = 1;
         } else bad = 1;
-        if (bad) return av_fail(err, AV_EUSAGE, "%s: normalizer %s is not supported (allowed: NFC; Prepend and Replace \"▁\")", name, AV_SHOWN(type, 89));
+        if (bad) return av_fail(err, AV_EUSAGE, "%s: normalizer %s is not supported (allowed: NFC; Prepend and Replace \"▁\")", name, AV_SHOWN_MIDDLE(type));
         if (what) {
             char shown[64];
             av_json_shown(shown, sizeof shown, cJSON_GetObjectItemCaseSensitive(e, what));
@@ -523,10 +523,10 @@ static av_status read_added(av_hftok *t, const cJSON *model, const cJSON *added,
                          (unsigned char)on[0], (unsigned char)on[1], (unsigned char)on[2], (unsigned char)on[3]};
         if (!a.s) return av_fail(err, AV_ERUNTIME, "out of memory reading %s", name);
         if (a.normalized && t->sp_norm && (strchr(a.s, ' ') || strstr(a.s, SP_SPACE))) {
-            av_status st = av_fail(err, AV_EUSAGE, "%s: added token \"%s\" has \"normalized\": true and a space or "
+            av_status st = av_fail(err, AV_EUSAGE, "%s: added token %s has \"normalized\": true and a space or "
                                    "\"▁\" in it: Hugging Face's tokenizers match it as the \"▁\" normalizer "
                                    "rewrites it, which attnviz does not do (allowed: \"normalized\": false for it)",
-                                   name, AV_SHOWN(a.s, 89));
+                                   name, AV_JSON_STRING_SHOWN(a.s));
             return free(a.s), st;
         }
         av_err bad;
@@ -568,7 +568,7 @@ static av_status template_token(int32_t *id, const av_hftok *t, const cJSON *pp,
             char shown[48];
             av_json_shown(shown, sizeof shown, ids);
             return av_fail(err, AV_EUSAGE, "%s: %s.special_tokens[%s].ids is %s; attnviz needs one token id, 0..%d",
-                           name, where, AV_SHOWN(s, 40), shown, (int)t->V - 1);
+                           name, where, AV_SHOWN_MIDDLE(s), shown, (int)t->V - 1);
         }
         *id = (int32_t)v->valuedouble;
         return AV_OK;
@@ -577,9 +577,9 @@ static av_status template_token(int32_t *id, const av_hftok *t, const cJSON *pp,
         if (!strcmp(t->added[i].s, s)) return *id = t->added[i].id, AV_OK;
     *id = av_hftok_find(t, s, strlen(s));
     return *id >= 0 ? AV_OK
-                    : av_fail(err, AV_EUSAGE, "%s: %s puts the special token \"%s\" first, which is no token of the "
+                    : av_fail(err, AV_EUSAGE, "%s: %s puts the special token %s first, which is no token of the "
                               "file (added_tokens, model.vocab) and has no special_tokens entry", name, where,
-                              AV_SHOWN(s, 60));
+                              AV_JSON_STRING_SHOWN(s));
 }
 
 /* One TemplateProcessing's "single" template: [$A] adds nothing, [SpecialToken, $A] puts that token first
@@ -604,9 +604,9 @@ static av_status template_bos(av_hftok *t, const cJSON *pp, const char *where, c
             return av_fail(err, AV_EUSAGE, "%s: %s.single[%d] is %s; allowed: {\"SpecialToken\": {\"id\": ...}} or "
                            "{\"Sequence\": ...}", name, where, n, shown);
         } else if (text || t->bos >= 0) {
-            return av_fail(err, AV_EUSAGE, "%s: %s adds the special token \"%s\" %s; attnviz puts at most one special "
+            return av_fail(err, AV_EUSAGE, "%s: %s adds the special token %s %s; attnviz puts at most one special "
                            "token before the text and none after it (allowed: \"single\" [$A] or [SPECIAL, $A])",
-                           name, where, AV_SHOWN(sp->valuestring, 60),
+                           name, where, AV_JSON_STRING_SHOWN(sp->valuestring),
                            text ? "after the text" : "as a second token before it");
         } else {
             av_status s = template_token(&t->bos, t, pp, sp->valuestring, where, name, err);
@@ -716,7 +716,7 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
                             "\"merges\")", name);
     else if (!s && !untagged_bpe && !(cJSON_IsString(mt) && !strcmp(mt->valuestring, "BPE")))
         s = av_fail(err, AV_EUSAGE, "%s: model type %s is not supported (allowed: BPE%s)", name,
-                    cJSON_IsString(mt) ? AV_SHOWN(mt->valuestring, 89) : shown,
+                    cJSON_IsString(mt) ? AV_SHOWN_MIDDLE(mt->valuestring) : shown,
                     mt ? "" : ", or no type with \"vocab\" and \"merges\", which Hugging Face's tokenizers reads as BPE");
     if (!s) memset(t->byte_id, 0xff, sizeof t->byte_id), t->bos = -1;
     if (!s) s = classify(t, root, &pattern, name, err);
@@ -1033,7 +1033,7 @@ static av_status extract(av_hftok *t, const char *s, size_t n, int pass, int fir
             st = av_fail(err, AV_EUSAGE, "added token \"%s\" has \"normalized\": true: Hugging Face's tokenizers "
                          "look for it as \"▁%s\" in the text after the Prepend \"▁\" normalizer, which attnviz does "
                          "not do (allowed: \"normalized\": false for it in tokenizer.json, or a text without it)",
-                         AV_SHOWN(a->s, 89), AV_SHOWN(a->s, 89));
+                         AV_SHOWN_MIDDLE(a->s), AV_SHOWN_MIDDLE(a->s));
             break;
         }
         if (a->single_word && ((start > 0 && char_is(t->word_re, s, n, char_before(s, start), md)) ||
