@@ -137,11 +137,10 @@ static av_status merge_parts(const cJSON *m, const char **l, size_t *ll, const c
 /* An added token whose id the file already gives another token (holder[0..hlen), as the file spells it):
  * AV_EUSAGE naming both. Read on, the text typed as the added token would be the holder's id, and its label
  * the holder's ("<b>" shown as [<a>]). */
-static av_status id_taken(const char *name, const char *s, int32_t id, const char *holder, size_t hlen, av_err *err) {
-    char a[80], b[80];
-    size_t n = strlen(s);
-    av_utf8_escape_controls(s, n < 60 ? n : 60, a, sizeof a, 0);
-    av_utf8_escape_controls(holder, hlen < 60 ? hlen : 60, b, sizeof b, 0);
+static av_status id_taken(const char *name, const char *s, int32_t id, const char *holder, av_err *err) {
+    /* each whole to 199 bytes, bidi closed (av_utf8_shown_middle): 60 bytes cut a token inside a character, with
+     * no mark */
+    const char *a = AV_SHOWN_MIDDLE(s), *b = AV_SHOWN_MIDDLE(holder);
     return av_fail(err, AV_EUSAGE, "%s: added token \"%s\" has id %d, already the id of the token \"%s\"; each id "
                    "is one token's (read on, \"%s\" would be taken as \"%s\"): is the file damaged?", name, a, (int)id,
                    b, a, b);
@@ -196,10 +195,11 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
             a = sp_find(t, l, ll), b = sp_find(t, r, rl), ab = sp_find(t, both, ll + rl);
         }
         if (a < 0 || b < 0 || ab < 0) { /* named as the byte-level merges' errors are: the file, the entry, the token */
-            char shown[80];
+            char piece[200], shown[1700]; /* whole to 199 bytes, bidi closed: 60 bytes cut inside a character */
             const char *what = a < 0 ? l : b < 0 ? r : both;
             size_t wl = a < 0 ? ll : b < 0 ? rl : ll + rl;
-            av_utf8_escape_controls(what, wl < 60 ? wl : 60, shown, sizeof shown, 0);
+            av_utf8_cut_middle(what, wl, piece, sizeof piece);
+            av_utf8_shown_name(piece, shown, sizeof shown);
             s = av_fail(err, AV_EUSAGE, "%s: model.merges[%d]: \"%s\"%s is not a token of the vocabulary", name, rank,
                         shown, a >= 0 && b >= 0 ? " (what the merge makes)" : "");
             break;
@@ -225,7 +225,7 @@ static av_status sp_build(av_hftok *t, const cJSON *model, const char *name, av_
         int32_t have;
         if (t->tok[a->id]) {
             if (t->tok_len[a->id] != n || memcmp(t->tok[a->id], a->s, n))
-                s = id_taken(name, a->s, a->id, t->tok[a->id], t->tok_len[a->id], err);
+                s = id_taken(name, a->s, a->id, t->tok[a->id], err);
             continue;
         }
         /* a text model.vocab (or an added token before) already gives another id keeps that id, and a->id none
@@ -296,7 +296,7 @@ static av_status bl_build(av_hftok *t, const cJSON *model, const cJSON *added, c
             given[k] = c->valuestring;
         } else if (!s && cJSON_IsString(c) && k >= 0 && k < t->V && strcmp(given[k], c->valuestring) &&
                    av_bpe_find(t->bpe, c->valuestring, strlen(c->valuestring)) != k) /* its raw bytes, or as spelt */
-            s = id_taken(name, c->valuestring, k, given[k], strlen(given[k]), err);
+            s = id_taken(name, c->valuestring, k, given[k], err);
         i_added++;
     }
     int32_t n = 0, gap = -1; /* the tokens; the first id none has (bpe.h needs ids 0..V-1, each once) */
