@@ -58,9 +58,10 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
         const cJSON *ty = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "type") : NULL;
         /* transformers 4's LlamaConfig and Qwen2Config copy "type" over "rope_type" when both are there ("BC: if
          * there is a 'type' field, copy it to 'rope_type'"), so {"rope_type": "default", "type": "linear"} runs
-         * linear scaling there: it ran plain RoPE here with no word (a Llama user's pass). A "type" that is not
-         * "default" is refused whatever rope_type says, and named */
-        int type_wins = t && ty && !(cJSON_IsString(ty) && strcmp(ty->valuestring, "default") == 0);
+         * linear scaling there: it ran plain RoPE here with no word (a Llama user's pass). The copy is made whatever
+         * either says, so "type" decides: {"type": "default", "rope_type": "yarn"} is plain RoPE there, and was
+         * refused here as "yarn" (from a review of the change) */
+        int type_wins = t && ty;
         if (!t || type_wins) t = ty;
         /* {"rope_type": "default"} is plain RoPE in Hugging Face's transformers (ROPE_INIT_FUNCTIONS["default"]
          * takes rope_theta alone), which is what this forward runs: it was refused as "default" is not supported
