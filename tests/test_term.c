@@ -44,14 +44,16 @@ static void test_line_breaks_between_pieces(void **state) {
         const char *want;
     } cases[] = {
         /* "step 60    " is 11 columns; + " loss 2.26" = 21 > 20: "loss" starts a new line, its leading
-         * space dropped, after the indent: 2 + 9 = 11; + "  acc 4 %" = 20 fits; + 15 does not */
-        {20, 2, "step 60    \n  loss 2.26  acc 4 %\n  L0 [0.13 0.50]\n"},
+         * space dropped, after the indent: 2 + 9 = 11; + "  acc 4 %" = 20 fits; + 15 does not. The line
+         * that breaks after "step 60" does not end in the padding's 4 spaces (a terminal 40 to 60 columns
+         * wide showed --train's snapshot lines so) */
+        {20, 2, "step 60\n  loss 2.26  acc 4 %\n  L0 [0.13 0.50]\n"},
         /* 21 + 9 = 30 fits; + 15 = 45 does not */
         {30, 2, "step 60     loss 2.26  acc 4 %\n  L0 [0.13 0.50]\n"},
         {45, 4, "step 60     loss 2.26  acc 4 % L0 [0.13 0.50]\n"},
         {0, 2, "step 60     loss 2.26  acc 4 % L0 [0.13 0.50]\n"},  /* 0: a pipe, one line */
         /* a piece wider than the line goes whole on a line of its own; the first piece never moves */
-        {8, 1, "step 60    \n loss 2.26\n acc 4 %\n L0 [0.13 0.50]\n"},
+        {8, 1, "step 60\n loss 2.26\n acc 4 %\n L0 [0.13 0.50]\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         av_line l = {.n = 0};
@@ -66,6 +68,23 @@ static void test_line_breaks_between_pieces(void **state) {
         av_line_print(f, &l, cases[i].cols, cases[i].indent);
         fclose(f);
         if (strcmp(buf, cases[i].want) != 0) fail_msg("case %zu: got '%s', want '%s'", i, buf, cases[i].want);
+        free(buf);
+    }
+    /* a padded middle piece, as --train's " loss %-7s": " loss 2.26   " is 13 columns; 11 + 13 = 24 > 20
+     * breaks, "loss 2.26   " is 2 + 12 = 14; + "  acc 4 %" = 23 > 20 breaks again, and the line ends at
+     * "2.26", not in its 3 spaces; at 0 (a pipe) the spaces stay, the line as it always was */
+    for (int cols = 0; cols <= 20; cols += 20) {
+        av_line l = {.n = 0};
+        av_line_add(&l, "step %-6d", 60);
+        av_line_add(&l, " loss %-7s", "2.26");
+        av_line_add(&l, "  acc %d %%", 4);
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        assert_non_null(f);
+        av_line_print(f, &l, cols, 2);
+        fclose(f);
+        assert_string_equal(buf, cols ? "step 60\n  loss 2.26\n  acc 4 %\n" : "step 60     loss 2.26     acc 4 %\n");
         free(buf);
     }
     /* CJK counts 2 columns a character: "数据" (4 columns) + "x" fits in 5, not in 4 */

@@ -176,7 +176,8 @@ void av_line_add(av_line *l, const char *fmt, ...) {
 }
 
 void av_line_print(FILE *f, const av_line *l, int cols, int indent) {
-    int used = 0;
+    int used = 0, held = 0; /* held: a piece's trailing spaces ("loss 5.6647 "), printed once the next piece
+                             * stays on the line; a break dropped none of them, so a broken line ended in one */
     char piece[sizeof l->text];
     for (int k = 0; k < l->n; k++) {
         int len = (k + 1 < l->n ? l->start[k + 1] : (int)strlen(l->text)) - l->start[k];
@@ -188,11 +189,16 @@ void av_line_print(FILE *f, const av_line *l, int cols, int indent) {
             while (*p == ' ') p++;
             fprintf(f, "\n%*s", indent, "");
             used = indent;
+            held = 0;
             w = av_utf8_width(p);
         }
+        fprintf(f, "%*s", held, "");
+        for (held = 0; len > 0 && piece[len - 1] == ' ' && piece + len - 1 >= p; len--) held++;
+        piece[len] = 0;
         fputs(p, f);
         used += w;
     }
+    if (cols <= 0) fprintf(f, "%*s", held, ""); /* a pipe's line stays as it was */
     fputc('\n', f);
 }
 

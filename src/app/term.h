@@ -157,7 +157,9 @@ void av_line_add(av_line *l, const char *fmt, ...) __attribute__((format(printf,
  * of indent spaces; a piece wider than a line is printed whole on its own.
  * cols <= 0 prints one line whatever its width. E.g. pieces "step 60    ",
  * " loss 2.26", "  acc 4 %" at cols 20 and indent 2 print "step 60     loss
- * 2.26\n  acc 4 %\n". */
+ * 2.26\n  acc 4 %\n". With cols > 0 no line ends in a space: a piece's
+ * trailing spaces ("loss 2.26 ", a padded column) are printed only when the
+ * next piece follows on the same line. */
 void av_line_print(FILE *f, const av_line *l, int cols, int indent);
 
 /* The columns a line printed to f may use: on a TTY its width less one (the
