@@ -2510,17 +2510,23 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
     train_interrupted_at_rename(f, 4, NULL);
     char *err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
-    if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved, but its training "
-        "figures and train.csv are not all written: rerun the same command"))
+    if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved, but train.csv, "
+        "curves.png, curves.svg, filmstrip.png, filmstrip.svg and attention.gif are not written: rerun the same command"))
         fail_msg("at the model's last rename, stderr: %s", err);
     free(err);
     train_interrupted_at_rename(f, 5, NULL);
     err = tu_slurp_file(tu_in(f, "err"), NULL);
     char *cfg = tu_slurp_file(tu_in(f, "m/config.json"), NULL);
     assert_true(err && cfg);
-    if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved, but its training "
-        "figures and train.csv are not all written: rerun the same command"))
+    /* strace counts rename(2) apart from renameat2(2), which replaced the model's 4 files here: its 5th rename
+     * is filmstrip.svg's, and the message names the files in place from each one's rename on; it named none,
+     * "its training figures and train.csv are not all written" (a learner's pass: what is in DIR?) */
+    if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved with train.csv, "
+        "curves.png, curves.svg, filmstrip.png and filmstrip.svg, but attention.gif is not written: rerun the same "
+        "command"))
         fail_msg("stderr: %s", err);
+    if (access(tu_in(f, "m/attention.gif"), F_OK) == 0 || access(tu_in(f, "m/filmstrip.svg"), F_OK) != 0)
+        fail_msg("attention.gif is there, or filmstrip.svg is not");
     assert_non_null(strstr(cfg, "\"task\":\t\"reverse\""));
     for (int i = 0; i < 6; i++) {
         size_t len;
@@ -2532,6 +2538,41 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
     }
     free(err);
     free(cfg);
+}
+
+/* A Ctrl-C while the figures are written names, file by file, what the folder holds: strace sends it at the
+ * rename of curves.svg (7: the model's 4, train.csv, curves.png, curves.svg) and of attention.gif (10); the
+ * names said to be written must be in the folder and the others not (the folder is the independent check). It
+ * said "its training figures and train.csv are not all written" at both (a learner's pass: what is in DIR?). */
+static void test_cli_train_ctrl_c_names_the_files_written(void **state) {
+    tu_fixture *f = *state;
+    static const char *const outs[] = {"train.csv", "curves.png", "curves.svg", "filmstrip.png", "filmstrip.svg",
+                                       "attention.gif"};
+    char want[8192], path[64];
+    train_interrupted_at_rename(f, 7, NULL);
+    char *err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s was saved with train.csv, curves.png "
+             "and curves.svg, but filmstrip.png, filmstrip.svg and attention.gif are not written: rerun the same "
+             "command (the same seed gives the same model) to write them\n", tu_sh_word(tu_in(f, "m")));
+    if (strcmp(err, want) != 0) fail_msg("stderr '%s', want '%s'", err, want);
+    free(err);
+    for (int i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "m/%s", outs[i]);
+        if ((access(tu_in(f, path), F_OK) == 0) != (i < 3)) fail_msg("%s %s", outs[i], i < 3 ? "is missing" : "is there");
+    }
+    assert_int_equal(rename(tu_in(f, "m"), tu_in(f, "m1")), 0);
+    train_interrupted_at_rename(f, 10, NULL);
+    err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s was saved with its training figures "
+             "and train.csv\n", tu_sh_word(tu_in(f, "m")));
+    if (strcmp(err, want) != 0) fail_msg("stderr '%s', want '%s'", err, want);
+    free(err);
+    for (int i = 0; i < 6; i++) {
+        snprintf(path, sizeof path, "m/%s", outs[i]);
+        if (access(tu_in(f, path), F_OK) != 0) fail_msg("%s is missing", outs[i]);
+    }
 }
 
 /* A run of another model into a folder --train wrote puts its figures beside the training figures, which
@@ -2886,9 +2927,9 @@ static void test_cli_train_compare_interrupted_at_figures_names_every_variant(vo
     train_interrupted_at_rename(f, 5, "positions"); /* learned/'s train.csv: its model is saved */
     char *err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
-    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s was saved, but its training "
-             "figures and train.csv are not all written (%s was made for this run and is removed, not "
-             "trained yet; %s was made for this run and is removed, not trained yet; %s "
+    snprintf(want, sizeof want, "attnviz: interrupted: the trained model in %s was saved with train.csv, but "
+             "curves.png, curves.svg, filmstrip.png, filmstrip.svg and attention.gif are not written (%s was made for "
+             "this run and is removed, not trained yet; %s was made for this run and is removed, not trained yet; %s "
              "and .svg not written): rerun the same command (the same seed gives the same model) to write them\n",
              tu_sh_word(tu_in(f, "m/learned")), tu_sh_word(tu_in(f, "m/sinusoidal")), tu_sh_word(tu_in(f, "m/rope")),
              tu_sh_word(tu_in(f, "m/compare_positions.png")));
@@ -5555,6 +5596,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_cli_train_failing_after_the_model_says_it_is_saved, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_between_renames_keeps_one_model, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_at_figures_leaves_no_old_figure, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_cli_train_ctrl_c_names_the_files_written, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_train_broken_pipe_says_what_it_leaves, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_cli_notes_do_not_land_inside_piped_lines, tu_setup_tmpdir, tu_teardown_tmpdir),

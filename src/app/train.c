@@ -703,19 +703,24 @@ static av_status write_csv(const char *dir, const train_log *g, av_err *err) {
 /* ---------------------------------------------------------------------------- figures */
 
 /* Both formats of one figure: name.png and name.svg. done (may be NULL) counts the files written, so that an
- * error part-way can name those that are not. */
+ * error part-way can name those that are not; with r (may be NULL), a Ctrl-C is told each file is written from
+ * the moment it is (output_begin). */
 typedef av_status (*fig_fn)(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err);
+static void output_begin(av_afile_set *set, char *msg, const run_state *r, const int *done);
+static av_status output_end(av_afile_set *set, av_status s, int *done, av_err *err);
 
 static av_status png_and_svg(const char *dir, const char *name, fig_fn fn, const void *ctx, const av_plot_meta *meta,
-                             int *done, av_err *err) {
+                             const run_state *r, int *done, av_err *err) {
     char file[256], path[4096];
     const char *ext[2] = {"png", "svg"};
+    static av_afile_set set; /* 130 KB, not on the stack */
+    static char said[AV_INTERRUPT_MSG_MAX];
     for (int i = 0; i < 2; i++) {
         snprintf(file, sizeof file, "%s.%s", name, ext[i]);
         av_path_join(path, sizeof path, dir, file);
-        av_status s = fn(path, ctx, meta, err);
+        output_begin(&set, said, r, done);
+        av_status s = output_end(&set, fn(path, ctx, meta, err), done, err);
         if (s) return s;
-        if (done) (*done)++;
     }
     return AV_OK;
 }
@@ -1157,6 +1162,63 @@ static void compare_not_written(char *out, size_t n, const av_train_opts *o) {
     snprintf(out, n, "; %s and .svg not written", AV_SHOWN_WORD(path, 349));
 }
 
+/* kTrainOutputs[from] to [to - 1] as a list into out (n bytes): "train.csv, curves.png and curves.svg". */
+static void output_names(char *out, size_t n, size_t from, size_t to) {
+    out[0] = 0;
+    for (size_t i = from; i < to; i++) {
+        size_t k = strlen(out);
+        snprintf(out + k, n - k, "%s%s", i == from ? "" : i + 1 == to ? " and " : ", ", kTrainOutputs[i]);
+    }
+}
+
+/* What a Ctrl-C is told into msg (AV_INTERRUPT_MSG_MAX bytes) once r's model is saved in r->dir and the first
+ * `done` of kTrainOutputs are written, each by name: "the trained model in m was saved with train.csv, curves.png
+ * and curves.svg, but filmstrip.png, filmstrip.svg and attention.gif are not written: rerun ...". It said "its
+ * training figures and train.csv are not all written" whichever were, unlike the error of a failure there (a
+ * learner's pass: what is in DIR?). With --compare, in parentheses, what the other variant folders hold and that
+ * the comparison is not written. */
+static void saved_message(char *msg, const run_state *r, int done) {
+    size_t n_out = sizeof kTrainOutputs / sizeof kTrainOutputs[0];
+    char cmp[400], with[160], missing[160];
+    compare_not_written(cmp, sizeof cmp, r->o);
+    output_names(with, sizeof with, 0, (size_t)done);
+    output_names(missing, sizeof missing, (size_t)done, n_out);
+    const char *others = r->others, *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
+    if ((size_t)done == n_out) { /* all six: as write_outputs's message once the run is complete */
+        snprintf(msg, AV_INTERRUPT_MSG_MAX, "%sattnviz: interrupted: the trained model in %s was saved with its "
+                 "training figures and train.csv%s%s%s%s\n", r->o->tty ? "\n" : "", AV_SHOWN_WORD(r->dir, 349),
+                 rest[0] ? " (" : "", rest, others[0] ? cmp : "", rest[0] ? ")" : "");
+        return;
+    }
+    snprintf(msg, AV_INTERRUPT_MSG_MAX, "%sattnviz: interrupted: the trained model in %s was saved%s%s, but %s %s not "
+             "written%s%s%s%s: rerun the same command (the same seed gives the same model) to write them\n",
+             r->o->tty ? "\n" : "", AV_SHOWN_WORD(r->dir, 349), done ? " with " : "", with, missing,
+             n_out - (size_t)done == 1 ? "is" : "are", rest[0] ? " (" : "", rest, others[0] ? cmp : "",
+             rest[0] ? ")" : "");
+}
+
+/* Begin writing kTrainOutputs[*done] (a one-file av_afile_set, io/fileio.h): from the moment it is renamed into
+ * place a Ctrl-C is told it is written (saved_message, into msg, which must live until output_end). NULL r: no
+ * message (--compare's own figure). */
+static void output_begin(av_afile_set *set, char *msg, const run_state *r, const int *done) {
+    av_afile_set_begin(set);
+    if (!r || !done) return;
+    saved_message(msg, r, *done + 1);
+    set->renamed_msg = msg;
+}
+
+/* End output_begin's set: s (the writer's status) nonzero removes the file's temporary; else it is renamed in and
+ * *done counts it. Errors: s, or av_afile_set_end's rename error. */
+static av_status output_end(av_afile_set *set, av_status s, int *done, av_err *err) {
+    if (s) {
+        av_afile_set_end(set, 0, NULL);
+        return s;
+    }
+    s = av_afile_set_end(set, 1, err);
+    if (!s && done) (*done)++;
+    return s;
+}
+
 /* The model and its outputs into dir. others: as run_one's, what --compare's other variant folders hold
  * ("" for none), for the Ctrl-C message once the model is saved. */
 static av_status write_outputs(run_state *r, const char *dir, const char *others, av_err *err) {
@@ -1188,10 +1250,7 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     compare_not_written(cmp, sizeof cmp, o);
     const char *sd = AV_SHOWN_WORD(dir, 349);
     const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
-    snprintf(msg, sizeof msg, "%sattnviz: interrupted: the trained model in %s was saved, but its training "
-             "figures and train.csv are not all written%s%s%s%s: rerun the same command (the same seed gives the "
-             "same model) to write them\n", o->tty ? "\n" : "", sd, rest[0] ? " (" : "", rest,
-             others[0] ? cmp : "", rest[0] ? ")" : "");
+    saved_message(msg, r, 0);
     char other_dump[1024]; /* holds_dump_of_model's weights line, whole */
     int dumped = holds_dump_of_model(dir, other_dump, sizeof other_dump); /* before the model it names is replaced */
     av_status s = write_model(dir, &r->tr, o, task, held_out_rose(&r->log), msg, err);
@@ -1204,8 +1263,12 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     double diff = 0;
     if (!s) s = check_checkpoint(dir, r, &diff, err); /* first: a later failure can say the model is whole */
     int saved = !s, done = 0; /* of kTrainOutputs, written in its order */
-    if (!s) s = write_csv(dir, &r->log, err);
-    if (!s) done++;
+    static av_afile_set set; /* output_begin's; 130 KB, not on the stack */
+    char said[AV_INTERRUPT_MSG_MAX];
+    if (!s) {
+        output_begin(&set, said, r, &done);
+        s = output_end(&set, write_csv(dir, &r->log, err), &done, err);
+    }
     char model[160];
     snprintf(model, sizeof model, "%d layer%s, %d head%s, d_model %d · %s", o->layers, o->layers == 1 ? "" : "s",
              o->heads, o->heads == 1 ? "" : "s", o->d_model, vlabel);
@@ -1215,13 +1278,16 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              task, o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed, model, diverged[0] ? " · " : "",
              diverged);
     log_fig lf = {.g = &r->log, .title = title};
-    if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, &done, err);
+    if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, r, &done, err);
     char probe[300]; /* probe_label: 26 bytes of words and two texts of up to 127 */
     probe_label(probe, sizeof probe, &r->probe);
     strip_fig sf = {.g = &r->log, .title = title, .model = model, .probe = probe, .diverged = diverged, .tokens = lp,
                     .mask = mask};
-    if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, &done, err);
-    if (!s) s = write_gif(dir, &sf, task, &meta, err);
+    if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, r, &done, err);
+    if (!s) {
+        output_begin(&set, said, r, &done);
+        s = output_end(&set, write_gif(dir, &sf, task, &meta, err), &done, err);
+    }
     char word[149]; /* the folder as a command names it, to paste (av_shell_word) */
     av_shell_word(word, sizeof word, dir);
     /* a full disk at curves.svg: the user may keep the trained model; a file of the replaced model that cannot be
@@ -1233,12 +1299,8 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
          * on the disk that was full, where the new model.safetensors is written beside the old one before it
          * replaces it (a tester's pass: a 520 KiB tmpfs) */
         size_t n_out = sizeof kTrainOutputs / sizeof kTrainOutputs[0];
-        char missing[160] = "", path[4200], room[64] = "";
-        for (size_t i = (size_t)done; i < n_out; i++) {
-            size_t k = strlen(missing);
-            snprintf(missing + k, sizeof missing - k, "%s%s", i == (size_t)done ? "" : i + 1 == n_out ? " and " : ", ",
-                     kTrainOutputs[i]);
-        }
+        char missing[160], path[4200], room[64] = "";
+        output_names(missing, sizeof missing, (size_t)done, n_out);
         struct stat st;
         av_path_join(path, sizeof path, dir, "model.safetensors");
         if (stat(path, &st) == 0 && st.st_size >= 1024 * 1024) /* "99723 KiB" at d_model 1024 */
@@ -1700,7 +1762,7 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
                  "and train.csv (%s), but %s and .svg are not all written: rerun the same command (the same "
                  "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, AV_SHOWN_WORD(path, 349));
         av_interrupt_message(msg);
-        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, NULL, err);
+        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, NULL, NULL, err);
     }
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
