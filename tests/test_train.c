@@ -4032,6 +4032,28 @@ static void test_cli_train_filmstrip_of_many_heads_stays_within_2400_px(void **s
     }
 }
 
+/* The log's losses, worked by hand from C's "%.4f" and "%.1e": a loss above 0 that "%.4f" prints as "0.0000"
+ * (below 0.00005) is printed as "%.1e" does, as numpy's repr switches to scientific notation for small values
+ * (np.float64(3e-05) is 3e-05, not 0.0000); the rest as before. The reverse run of docs/train.md ended at
+ * train.csv's 6.08752712e-07 and printed "loss 0.0000" (a learner's pass: 0 or small?). */
+static void test_small_loss_is_not_shown_as_zero(void **state) {
+    (void)state;
+    static const struct {
+        double x;
+        const char *want;
+    } cases[] = {
+        {3e-05, "3.0e-05"},          {6.08752712e-07, "6.1e-07"}, {4.99e-05, "5.0e-05"},
+        {6e-05, "0.0001"},           /* "%.4f" shows it: not hidden, unchanged */
+        {0.0, "0.0000"},             /* exactly 0 stays 0 */
+        {5.6647, "5.6647"},          {98.5289, "98.529"},         {1.2e7, "1.2e+07"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[16];
+        av_train_loss_text(out, cases[i].x);
+        if (strcmp(out, cases[i].want) != 0) fail_msg("%g: got '%s', want '%s'", cases[i].x, out, cases[i].want);
+    }
+}
+
 /* attention.gif passed only the first 64 heads to its grid (layers 0..7 of a 12 x 8 model), silently.
  * Now, as the film strip, the 64 with the most attention on target at the end, the best first, and a
  * note says so; with at most 64 heads every head in layer/head order and no note (byte-identical GIF).
@@ -5559,6 +5581,7 @@ int main(void) {
         cmocka_unit_test(test_toy_vocab_ids_are_gpt2s),
         cmocka_unit_test(test_adamw_one_step_by_hand),
         cmocka_unit_test(test_schedules_by_hand),
+        cmocka_unit_test(test_small_loss_is_not_shown_as_zero),
         cmocka_unit_test(test_gif_shows_the_heads_with_most_attention_on_target),
         cmocka_unit_test(test_gif_frame_title_names_the_model),
         cmocka_unit_test(test_noam_factor_is_1_unless_lr_is_given),

@@ -293,13 +293,16 @@ typedef struct {
     const char *left; /* left_in(dir) as the Ctrl-C message says it (stop_message) */
 } run_state;
 
-/* A loss in at most 6 characters, so the snapshot lines' columns stay put:
- * "5.6647" below 10, then fewer decimals ("98.529", "1234.5", "110068"), and
- * "1.2e+07" style past a million (a run that diverged). */
-static void loss_text(char out[16], double x) {
+/* out, x printed with "%.4f": "3.0e-05" where that hid a loss above 0 as "0.0000" (below 0.00005) */
+static void small_loss_seen(char out[16], double x) {
+    if (x > 0 && !strcmp(out, "0.0000")) snprintf(out, 16, "%.1e", x);
+}
+
+void av_train_loss_text(char out[16], double x) {
     int dec = x < 10 ? 4 : x < 100 ? 3 : x < 1000 ? 2 : x < 10000 ? 1 : 0;
     if (x < 1e6) snprintf(out, 16, "%.*f", dec, x);
     else snprintf(out, 16, "%.1e", x);
+    small_loss_seen(out, x);
 }
 
 /* Evaluate the held-out set and the probe, store snapshot k, print its line. */
@@ -317,8 +320,8 @@ static av_status snapshot(run_state *r, int k, int step, av_err *err) {
     for (int i = 1; i < LH; i++) if (aot[i] > aot[best]) best = i;
     if (r->o->quiet) return AV_OK;
     char loss[16], ho[16];
-    loss_text(loss, step ? g->loss[step] : g->ho_loss[k]);
-    loss_text(ho, g->ho_loss[k]);
+    av_train_loss_text(loss, step ? g->loss[step] : g->ho_loss[k]);
+    av_train_loss_text(ho, g->ho_loss[k]);
     av_line line = {.n = 0}; /* on a narrow terminal it breaks between these pieces */
     av_line_add(&line, "step %-6d", step);
     av_line_add(&line, " loss %-7s", loss);
@@ -353,7 +356,7 @@ static void progress_line(int step, int steps, const char *eta, double loss, dou
                                         " %d/%d%s%s%s  loss %s  acc %.1f %%", " step %d/%d%s%s%s  loss %s  acc %.1f %%"};
     int cols = av_term_width_of(STDERR_FILENO) - 1; /* the last column would wrap on some terminals */
     char text[256], lt[16], wide[ETA_W + 1];
-    loss_text(lt, loss);
+    av_train_loss_text(lt, loss);
     memset(wide, '0', ETA_W);
     wide[ETA_W] = 0;
     /* the widest each form gets in this run: the last step, 100.0 %, a 7-character loss and an ETA_W estimate */
@@ -409,7 +412,7 @@ static void progress(run_state *r, int step, int last_snap, int just_snapped) {
     int early = !o->tty && !r->eta_said && eta[0] && elapsed >= 3 && o->steps >= 10 && step < o->steps / 10;
     if (tenth) {
         char lt[16];
-        loss_text(lt, g->loss[step]);
+        av_train_loss_text(lt, g->loss[step]);
         fprintf(r->out, "step %-6d loss %s  lr %.3g  |grad| %.3g\n", step, lt, g->lr[step], g->gnorm[step]);
         fflush(r->out);
     }
@@ -499,7 +502,7 @@ static av_status train_steps(run_state *r, av_err *err) {
         }
         if (s) { /* a gradient NaN or inf under a finite loss: clipping has no factor for it (nn/optim.h
                   * clip_factor), so av_trainer_step refused the step before AdamW touched a parameter */
-            loss_text(lt, r->log.loss[step]);
+            av_train_loss_text(lt, r->log.loss[step]);
             snprintf(what, sizeof what, "the gradient norm |grad| became %s (the loss was %s): a gradient "
                      "overflowed float32 or is NaN", isnan(r->tr.last_grad_norm) ? "NaN" : "inf", lt);
             return diverged(r, step, what, err);
@@ -1791,7 +1794,10 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
         if (first90 >= 0) snprintf(when, sizeof when, "step %d", first90);
         av_line line = {.n = 0}; /* a narrow terminal breaks the line between the pieces */
         av_line_add(&line, "%-11s", names[i]);
-        av_line_add(&line, " held-out loss %.4f", g->ho_loss[last]);
+        char ho[16]; /* "0.0000" hid a held-out loss of 3e-05, as in the log (av_train_loss_text) */
+        snprintf(ho, sizeof ho, "%.4f", g->ho_loss[last]);
+        small_loss_seen(ho, g->ho_loss[last]);
+        av_line_add(&line, " held-out loss %s", ho);
         av_line_add(&line, "  accuracy %5.1f %%", 100 * g->acc[last]);
         av_line_add(&line, "  best head on target %.2f (L%d H%d)", best, best_j / g->H, best_j % g->H);
         av_line_add(&line, "  first snapshot >= 90 %%: %s", when);

@@ -83,6 +83,13 @@ void av_train_fill_defaults(av_train_opts *o);
  * first" (cut to note_size; 200 bytes always suffice). No errors. */
 int av_train_gif_heads(int *order, char *note, size_t note_size, const double *aot_last, int L, int H);
 
+/* A loss as --train's log prints it, into out (16 bytes), in at most 7 characters so the snapshot lines'
+ * columns stay put: "5.6647" below 10, then fewer decimals ("98.529", "1234.5", "110068"), "1.2e+07" style
+ * past a million (a run that diverged), and that style too for a loss above 0 that "%.4f" would print as
+ * "0.0000" ("3.0e-05"), as numpy switches to scientific notation for small values: late in training
+ * "loss 0.0000" could not be told from 0. 0 stays "0.0000". train.csv keeps "%.9g". No errors. */
+void av_train_loss_text(char out[16], double x);
+
 /* The title of attention.gif's frame at snapshot `step` (0 = the random initialisation), so a frame
  * put on a slide says what it shows, as the film strip does: the task and step, the held-out
  * accuracy (a fraction 0..1, shown in percent to one decimal), the model ("2 layers, 4 heads,
