@@ -3828,10 +3828,10 @@ static void test_train_warns_for_model_only_options(void **state) {
     const char *const want[] = {"--figures model", "--head 3", "--layer 1", "--generate 3"};
     assert_int_equal(n, 4);
     for (int k = 0; k < 4; k++) {
-        char line[200]; /* --layer 1 may be --layers 1 mistyped: the warning asks (test_train.c) */
+        char line[300]; /* --layer 1 may be --layers 1 mistyped: the warning asks (test_train.c) */
         snprintf(line, sizeof line, k == 2 ? "%s has no effect with --train: did you mean --layers 1? (--layer picks "
                  "a layer of attnviz --model attnviz-out)" : "%s has no effect with --train; use it on a run of the "
-                 "trained folder: attnviz --model attnviz-out ...", want[k]); /* -o's default, the folder to paste */
+                 "trained folder: attnviz --model attnviz-out %s \"3 1 4 1 5 >\"", want[k], want[k]); /* -o's default */
         if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
     }
     av_options_free(&o);
@@ -3866,9 +3866,10 @@ static void test_train_warns_its_figures_are_fixed(void **state) {
     const char *const want[] = {"--format svg", "--cmap magma"}; /* in --help's order */
     assert_int_equal(av_unused_options(&o, msgs), 2);
     for (int k = 0; k < 2; k++) {
-        char line[200];
+        char line[300];
         snprintf(line, sizeof line, "%s has no effect with --train: its figures are fixed (PNG + SVG, "
-                 "viridis); the trained model's maps take it: attnviz --model attnviz-out ...", want[k]);
+                 "viridis); the trained model's maps take it: attnviz --model attnviz-out %s \"3 1 4 1 5 >\"", want[k],
+                 want[k]);
         if (strcmp(msgs[k], line) != 0) fail_msg("warning %d: %s\nwant: %s", k, msgs[k], line);
     }
     av_options_free(&o);
@@ -3885,7 +3886,7 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
     assert_int_equal(av_unused_options(&o, msgs), 6); /* in the order of --help */
     const char *const want[] = {"--title x", "--prefix p_", "--no-plot", "--weights w", "--color always", "--show"};
     for (int k = 0; k < 6; k++) {
-        char line[200];
+        char line[300];
         /* --weights is for the single attention layer, and --model refuses it: the warning said to use it on
          * the trained folder, and doing so was an error (a new user's report) */
         if (!strcmp(want[k], "--weights w"))
@@ -3893,7 +3894,7 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
                      "(--model refuses it too)", want[k]);
         else
             snprintf(line, sizeof line, "%s has no effect with --train; use it on a run of the trained folder: "
-                     "attnviz --model out ...", want[k]); /* -o out */
+                     "attnviz --model out %s \"3 1 4 1 5 >\"", want[k], want[k]); /* -o out */
         assert_string_equal(msgs[k], line);
     }
     av_options_free(&o);
@@ -3918,10 +3919,55 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
     assert_string_equal(msgs[0], "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
     av_options_free(&o);
     expect_usage((const char *[]){"--train", "reverse", "--model", "m", NULL},
-                 "--train makes a model folder and --model runs one; give one of them: attnviz --train TASK -o DIR, "
-                 "then attnviz --model DIR \"...\"");
+                 "--train makes a model folder and --model runs one; give one of them: attnviz --train reverse -o m, "
+                 "then attnviz --model m \"3 1 4 1 5 >\"");
     assert_int_equal(parse(&o, &err, (const char *[]){"--html", "--no-plot", "--prefix", "p_", "hi", NULL}), AV_OK);
     assert_int_equal(av_unused_options(&o, msgs), 0);
+    av_options_free(&o);
+}
+
+/* A --train refusal or warning that gives a command to paste gives one that runs as typed: it ended in "..."
+ * ("try: attnviz --train reverse --steps ... -o DIR", "attnviz --train TASK -o DIR, then attnviz --model DIR
+ * \"...\"", "attnviz --model out --dump ..."), which the shell passed on as --steps's value, a task, a folder
+ * or --dump's folder (a learner's pass). Each command below is written by hand from what was typed, and is
+ * parsed again here: it must be accepted (AV_OK), with the prompt of the task docs/train.md gives. */
+static void test_train_hints_paste_as_typed(void **state) {
+    (void)state;
+    av_options o;
+    av_err err = {{0}};
+    static const struct {
+        const char *args[8];
+        const char *want;
+        const char *paste[10]; /* the command the message gives, as the shell splits it, without "attnviz" */
+    } cases[] = {
+        {{"--steps", "100", "hi", NULL}, "--steps is an option of --train; try: attnviz --train reverse --steps 100 "
+         "-o runs/reverse", {"--train", "reverse", "--steps", "100", "-o", "runs/reverse", NULL}},
+        /* every --train option given goes into the command, not only the first */
+        {{"--lr", "1e-3", "--batch", "8", "hi", NULL}, "--batch is an option of --train; try: attnviz --train reverse "
+         "--batch 8 --lr 0.001 -o runs/reverse", {"--train", "reverse", "--batch", "8", "--lr", "0.001", "-o",
+         "runs/reverse", NULL}},
+        {{"--train", "induction", "--model", "m", NULL}, "--train makes a model folder and --model runs one; give one "
+         "of them: attnviz --train induction -o m, then attnviz --model m \"k q a z m k q a\"",
+         {"--model", "m", "k q a z m k q a", NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(parse(&o, &err, cases[i].args), AV_EUSAGE);
+        if (strcmp(err.msg, cases[i].want) != 0) fail_msg("case %zu: '%s', want '%s'", i, err.msg, cases[i].want);
+        av_options_free(&o);
+        if (parse(&o, &err, cases[i].paste) != AV_OK) fail_msg("case %zu: the pasted command fails: %s", i, err.msg);
+        av_options_free(&o);
+    }
+    /* the warnings' commands: --dump's folder as typed, and a prompt, where they said "--dump ..." */
+    assert_int_equal(parse(&o, &err, (const char *[]){"--train", "sort", "--dump", "d", "--title", "t", "-o", "out",
+                                                      NULL}), AV_OK);
+    char msgs[AV_MAX_WARNINGS][AV_WARNING_MAX];
+    assert_int_equal(av_unused_options(&o, msgs), 2);
+    assert_string_equal(msgs[0], "--dump d has no effect with --train; dump a run of the trained folder: attnviz "
+                                 "--model out --dump d \"3 1 4 1 5 >\"");
+    assert_string_equal(msgs[1], "--title t has no effect with --train; use it on a run of the trained folder: "
+                                 "attnviz --model out --title t \"3 1 4 1 5 >\"");
+    av_options_free(&o);
+    assert_int_equal(parse(&o, &err, (const char *[]){"--model", "out", "--dump", "d", "3 1 4 1 5 >", NULL}), AV_OK);
     av_options_free(&o);
 }
 
@@ -6403,6 +6449,7 @@ int main(void) {
         cmocka_unit_test(test_train_warns_for_model_only_options),
         cmocka_unit_test(test_train_warns_its_figures_are_fixed),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
+        cmocka_unit_test(test_train_hints_paste_as_typed),
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_compare_scale_says_when_d_k_is_one),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),

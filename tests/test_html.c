@@ -978,7 +978,7 @@ static void html_with_train_warns(void **state) {
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     char want[4600]; /* the -o folder to paste, one shell word */
     snprintf(want, sizeof want, "attnviz: warning: --html has no effect with --train; use it on a run of the trained "
-             "folder: attnviz --model %s ...", tu_sh_word(tu_in(f, "t")));
+             "folder: attnviz --model %s --html \"3 1 4 1 5 >\"", tu_sh_word(tu_in(f, "t")));
     if (!strstr(r.err, want)) fail_msg("no '%s' in '%s'", want, r.err);
     assert_non_null(strstr(r.err, "attnviz: warning: --html-limit 4 has no effect with --train"));
     assert_int_equal(access(tu_in(f, "t/attnviz.html"), F_OK), -1);

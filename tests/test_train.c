@@ -2270,8 +2270,8 @@ static void test_cli_train_kept_dump_note_cuts_at_a_character(void **state) {
 }
 
 /* An option --train does not use, and input text given to it, name the command for the trained folder with
- * the -o folder in it, one shell word to paste: `--train reverse --steps 20 -o r2 --generate 3` warned "use
- * it on a run of the trained folder: attnviz --model DIR ...", and --explain, --head, --layer, --format,
+ * the -o folder in it, one shell word to paste, then the option and a prompt of the task: `--train reverse --steps 20
+ * -o r2 --generate 3` warned "use it on a run of the trained folder: attnviz --model DIR ...", and --explain, --head, --layer, --format,
  * --dump and "--train takes no input text" the same, leaving the learner to find the folder (a tester's
  * report). With --compare the models are in -o's variant folders: the first one is named (norm: pre-ln).
  * Each word read back by /bin/bash must be the folder, which then holds the model's config.json. */
@@ -2283,7 +2283,7 @@ static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
                 "3", "--layer", "7", "-o", tu_in(f, "it's run"), NULL);
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     tu_word_between(word, sizeof word, r.err, "--generate 3 has no effect with --train; use it on a run of the trained "
-                 "folder: attnviz --model ", " ...\n");
+                 "folder: attnviz --model ", " --generate 3 \"3 1 4 1 5 >\"\n");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "it's run"));
     tu_word_between(word, sizeof word, r.err, "(--layer picks a layer of attnviz --model ", ")\n");
@@ -2295,7 +2295,7 @@ static void test_cli_train_names_the_trained_folder_to_paste(void **state) {
                 "norm", "--explain", "1,2", "-o", tu_in(f, "c"), NULL);
     if (r.code != 0) fail_msg("--compare: exit %d: %s", r.code, r.err);
     tu_word_between(word, sizeof word, r.err, "--explain 1,2 has no effect with --train; use it on a run of the trained "
-                 "folder: attnviz --model ", " ...\n");
+                 "folder: attnviz --model ", " --explain 1,2 \"3 1 4 1 5 >\"\n");
     assert_int_equal(tu_bash_reads(read, sizeof read, word), 0);
     assert_string_equal(read, tu_in(f, "c/pre-ln"));
     assert_true(file_exists(tu_in(f, "c/pre-ln/config.json")));
@@ -5069,7 +5069,8 @@ static void test_cli_train_warns_unused_options(void **state) {
                      tu_sh_word(tu_in(f, "out")));
         else
             snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train; use it on a run of "
-                     "the trained folder: attnviz --model %s ...\n", heads[k].head, tu_sh_word(tu_in(f, "out")));
+                     "the trained folder: attnviz --model %s --head %s \"3 1 4 1 5 >\"\n", heads[k].head,
+                     tu_sh_word(tu_in(f, "out")), heads[k].head);
         if (r.code != 0 || !strstr(r.err, want))
             fail_msg("--head %s %s %s: exit %d, stderr: %s\nwant: %s", heads[k].head, heads[k].extra ? heads[k].extra : "",
                      heads[k].extra_val ? heads[k].extra_val : "", r.code, r.err, want);

@@ -2296,6 +2296,7 @@ static av_status check_words(int argc, char **argv, av_err *err) {
 
 /* The options that only --train uses (check_combinations: "--steps is an option of --train"). */
 static const char *const kTrainOnly[] = {"layers", "steps", "batch", "lr", "weight-decay", "schedule", "warmup", "norm"};
+static void option_text(char *buf, size_t n, const av_options *o, const char *name);
 
 /* Rules that involve more than one option. */
 static av_status check_combinations(const av_options *o, av_err *err) {
@@ -2328,13 +2329,27 @@ static av_status check_combinations(const av_options *o, av_err *err) {
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
-    for (size_t i = 0; o->train < 0 && i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++)
-        if (av_option_given(o, kTrainOnly[i]))
-            return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse --%s ... -o DIR",
-                           kTrainOnly[i], kTrainOnly[i]);
-    if (o->train >= 0 && o->model_dir)
+    /* the command to try holds every --train option given, as typed: it said "attnviz --train reverse --steps ...
+     * -o DIR", whose "..." a pasted command took as --steps's value (a learner's pass) */
+    char given[400] = "", word[1200];
+    const char *first = NULL;
+    for (size_t i = 0; o->train < 0 && i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++) {
+        if (!av_option_given(o, kTrainOnly[i])) continue;
+        size_t k = strlen(given);
+        option_text(given + k, sizeof given - k > 62 ? 62 : sizeof given - k, o, kTrainOnly[i]);
+        strncat(given, " ", sizeof given - strlen(given) - 1);
+        if (!first) first = kTrainOnly[i];
+    }
+    if (first)
+        return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse %s-o runs/reverse",
+                       first, given);
+    if (o->train >= 0 && o->model_dir) { /* the task and folder given, and a prompt of the task: "TASK", "DIR" and
+                                          * "..." ran as typed only to fail */
+        av_shell_word(word, sizeof word, av_option_given(o, "outdir") ? o->outdir : o->model_dir);
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
-                       "attnviz --train TASK -o DIR, then attnviz --model DIR \"...\"");
+                       "attnviz --train %s -o %s, then attnviz --model %s \"%s\"", av_task_name(o->train), word, word,
+                       av_task_prompt_text(o->train));
+    }
     if (o->train < 0 && !o->model_dir && o->positions == AV_POS_LEARNED) /* a --model refuses --positions itself */
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
                        "(learned position embeddings need --train)");
@@ -2488,7 +2503,7 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
     if (o->dump_dir) {
         option_text(opt, 61, o, "dump");
         snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; dump a run of the trained folder: "
-                 "attnviz --model %s --dump ...", opt, dir);
+                 "attnviz --model %s %s \"%s\"", opt, dir, opt, av_task_prompt_text(o->train));
     }
     if (o->causal)
         snprintf(msgs[n++], AV_WARNING_MAX, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
@@ -2534,7 +2549,8 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
              * --model draws the model's maps, and nothing redraws the training figures (their snapshots are
              * not kept): a figure-maker's report. --dpi and --scale do apply to them */
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: its figures are fixed (PNG + SVG, "
-                     "viridis); the trained model's maps take it: attnviz --model %s ...", opt, dir);
+                     "viridis); the trained model's maps take it: attnviz --model %s %s \"%s\"", opt, dir, opt,
+                     av_task_prompt_text(o->train));
         /* "--train reverse --layer 3", --layers' neighbour (as --head is --heads'): it trained the default 2
          * layers, and the warning pointed only at --model */
         else if (layers)
@@ -2547,7 +2563,7 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
                      "head of attnviz --model %s)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head), dir);
         else
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; use it on a run of the trained folder: "
-                     "attnviz --model %s ...", opt, dir);
+                     "attnviz --model %s %s \"%s\"", opt, dir, opt, av_task_prompt_text(o->train));
     }
     return n;
 }

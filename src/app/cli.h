@@ -168,8 +168,8 @@ const char *av_option_shown(char *buf, size_t n, const av_options *o, const char
 
 #define AV_MAX_WARNINGS 8
 /* bytes of one av_unused_options message: room for the -o folder as one shell word (av_shell_word, 1200
- * bytes at most) in the command it gives */
-#define AV_WARNING_MAX 1400
+ * bytes at most) in the command it gives, with the option (60 bytes) and a prompt of the task */
+#define AV_WARNING_MAX 1600
 
 /* The first option given in o that --model refuses (d-model, heads,
  * positions, rope-style, rope-base, causal, no-scale, seed, weights, pad-to,

@@ -883,8 +883,7 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
         int kind = r->task[0] ? av_task_find(r->task) : -1;
         av_shell_word(dir, sizeof dir, r->dir);
         if (kind >= 0) snprintf(what, sizeof what, " (the text of its task, %s)", r->task);
-        const char *like = kind == AV_TASK_INDUCTION ? "k q a z m k q a" : kind >= 0 ? "3 1 4 1 5 >"
-                                                                                     : "I love deep learning";
+        const char *like = kind >= 0 ? av_task_prompt_text((av_task_kind)kind) : "I love deep learning";
         char hint[480], in[160];
         av_options_text_hint(hint, sizeof hint, o);
         av_stdin_text_hint(in, sizeof in);

@@ -60,6 +60,8 @@ static const char *const task_names[AV_TASK_COUNT] = {"reverse", "sort", "induct
 
 const char *av_task_name(av_task_kind kind) { return task_names[kind]; }
 
+const char *av_task_prompt_text(av_task_kind kind) { return kind == AV_TASK_INDUCTION ? "k q a z m k q a" : "3 1 4 1 5 >"; }
+
 int av_task_max_T(av_task_kind kind) { return kind == AV_TASK_INDUCTION ? AV_INDUCTION_MAX_T : 2 * AV_TASK_MAX_DIGITS + 1; }
 
 int av_task_find(const char *name) {

@@ -85,6 +85,10 @@ int av_toy_merge_byte(int r);
 /* "reverse", "sort", "induction". */
 const char *av_task_name(av_task_kind kind);
 
+/* A prompt of the task's own text, for a command to paste (attnviz --model DIR "3 1 4 1 5 >"): "3 1 4 1 5 >"
+ * for reverse and sort, "k q a z m k q a" for induction (docs/train.md's examples). No errors. */
+const char *av_task_prompt_text(av_task_kind kind);
+
 /* One example drawn from r. */
 void av_task_sample(av_task_example *ex, av_task_kind kind, av_rng *r);
 
