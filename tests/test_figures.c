@@ -2726,6 +2726,68 @@ static void test_pe_figure_of_a_small_d_model_keeps_titles_apart(void **state) {
     }
 }
 
+/* An odd d_model's cos map has one column fewer than the sin map and is drawn narrower, but the colour bar
+ * was placed as if it were as wide: `--figures pe -d 3 "I love deep"` left some 78 px of blank between the
+ * 96 px cos map and the bar (a lecture-notes author's pass). As in matplotlib's colorbar(ax=...), whose pad is
+ * measured from the axes beside it, the bar keeps the even-d_model distance (-d 4's, the same sentence) from
+ * the last map's frame, or 1.08 font sizes (tight_layout's w_pad) from its titles when they run nearer, and
+ * no more (a px of rounding). pe_bar_room gives the frame's right edge (the rightmost drawn <rect> before
+ * the bar's <image>) and *text_need, where the titles (the unturned <text>s near the maps ending left of the bar) would
+ * let the bar start. */
+static float pe_bar_room(fixture *f, const char *d, float *bar_x, float *text_need) {
+    const char *args[] = {"-q", "--format", "svg", "--figures", "pe", "-o", in(f, "pe"), "-d", d, "I love deep", NULL};
+    tu_result r;
+    tu_runv(&r, NULL, NULL, args);
+    expect_ok(&r);
+    tu_free(&r);
+    char *svg = slurp(in(f, "pe/pe.svg"), NULL);
+    assert_non_null(svg);
+    const char *img = strstr(svg, "<image ");
+    assert_non_null(img);
+    float bx = strtof(strstr(img, " x=\"") + 4, NULL), by = strtof(strstr(img, " y=\"") + 4, NULL), right = 0;
+    const char *drawn = strstr(svg, "<g font-family"); /* past the hatch pattern and the white background */
+    assert_non_null(drawn);
+    for (const char *p = strstr(drawn, "<rect "); p && p < img; p = strstr(p + 1, "<rect ")) {
+        float x = strtof(strstr(p, " x=\"") + 4, NULL), w = strtof(strstr(p, " width=\"") + 8, NULL);
+        right = fmaxf(right, x + w);
+    }
+    float need = 0; /* the room the rightmost text near the maps asks for */
+    for (const char *p = svg; (p = strstr(p, "<text ")) != NULL; p++) {
+        const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
+        if (!gt || !end) break;
+        char head[512], text[128];
+        snprintf(head, sizeof head, "%.*s", (int)(gt - p), p);
+        if (strstr(head, "transform=")) continue;
+        float x = strtof(strstr(head, " x=\"") + 4, NULL), y = strtof(strstr(head, " y=\"") + 4, NULL);
+        float size = strtof(strstr(head, "font-size=\"") + 11, NULL);
+        snprintf(text, sizeof text, "%.*s", (int)(end - gt - 1), gt + 1);
+        av_text_metrics m;
+        av_text_measure(text, size, strstr(head, "font-weight=\"bold\"") != NULL, &m);
+        float a = strstr(head, "\"middle\"") ? m.width / 2 : strstr(head, "\"end\"") ? m.width : 0;
+        if (y < by - 30 || x - a + m.width > bx) continue; /* the figure title, or the bar's own ticks */
+        need = fmaxf(need, x - a + m.width + ceilf(1.08f * size));
+    }
+    free(svg);
+    *bar_x = bx;
+    *text_need = need;
+    return right;
+}
+
+static void test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map(void **state) {
+    fixture *f = *state;
+    float bar4, bar, need, right4 = pe_bar_room(f, "4", &bar4, &need);
+    float gap = bar4 - right4; /* the even d_model's distance from the frame */
+    assert_true(gap >= 20 && gap <= 40);
+    static const char *const ds[] = {"3", "5", "7", "9"};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        float right = pe_bar_room(f, ds[i], &bar, &need);
+        if (bar > fmaxf(right + gap, need) + 1)
+            fail_msg("-d %s: the colour bar starts at x %.0f, %.0f px right of the last map (x %.0f), its titles "
+                     "letting it start at x %.0f; -d 4 keeps %.0f px from the map",
+                     ds[i], bar, bar - right, right, need, gap);
+    }
+}
+
 /* source.txt lists a CRC-32 for each weight file: it is of the float32 data after the .npy header, as
  * --weights compares it, and the line says so. It read "X.npy crc32 ca5f1dbb", which a script checks against
  * zlib.crc32 of the whole file (or crc32(1)) and never matches (a researcher's pass). */
@@ -3891,6 +3953,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_title_keeps_an_equation_on_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_korean_title_wraps_at_its_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_of_a_small_d_model_keeps_titles_apart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),

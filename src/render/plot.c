@@ -1669,6 +1669,13 @@ static void single_maps(single_box *b, const av_heatmap *hm, int n, fig_kind kin
  * one line, their gap hardly wider than the space between their words. */
 #define TITLE_PAD 1.08f
 
+/* The width of map p of hms side by side, px: b->hw, or less for a matrix
+ * panel with fewer columns than the first (the cos panel of an odd
+ * d_model's PE keeps the first's cell width), at least 1 px. */
+static int single_map_w(const single_box *b, const av_heatmap *hms, int p) {
+    return hms[p].n_k < hms[0].n_k ? imax(1, (int)lroundf(b->fcw * hms[p].n_k)) : b->hw;
+}
+
 /* The gap between maps side by side: 28 px, or more when two neighbouring
  * panel titles or axis titles under them (each centred over its map) would
  * come nearer than TITLE_PAD of their font size: a PE figure of -d 2 (one
@@ -1679,7 +1686,7 @@ static void single_maps(single_box *b, const av_heatmap *hm, int n, fig_kind kin
 static int single_gap(const single_box *b, const av_heatmap *hms, int n, const font_sizes *fs) {
     int gap = 28;
     for (int p = 1; p < n; p++) {
-        float w0 = b->hw, w1 = hms[p].n_k < hms[0].n_k ? fmaxf(1.0f, roundf(b->fcw * hms[p].n_k)) : (float)b->hw;
+        float w0 = b->hw, w1 = (float)single_map_w(b, hms, p);
         float need = 0;
         for (int t = 0; t < 2; t++) {
             const char *a = t ? hms[p - 1].k_title : hms[p - 1].panel_title;
@@ -1695,18 +1702,18 @@ static int single_gap(const single_box *b, const av_heatmap *hms, int n, const f
     return gap;
 }
 
-/* How far right of the maps' right edge the colour bar starts: CBAR_GAP, or
- * more when the last map's panel title or axis title (centred over it) runs
- * past its right edge and would come nearer the bar than TITLE_PAD of its
- * font size: -d 2's "cos: odd dimensions 2i+1" ended 6 px from the bar's
- * "1.0". */
+/* How far right of the last map's right edge (single_map_w wide, so an odd
+ * d_model's narrower cos map) the colour bar starts: CBAR_GAP, or more when
+ * that map's panel title or axis title (centred over it) runs past its right
+ * edge and would come nearer the bar than TITLE_PAD of its font size: -d 2's
+ * "cos: odd dimensions 2i+1" ended 6 px from the bar's "1.0". */
 static int single_key_gap(const single_box *b, const av_heatmap *hms, int n, const font_sizes *fs) {
     const av_heatmap *hp = &hms[n - 1];
-    float bw = hp->n_k < hms[0].n_k ? fmaxf(1.0f, roundf(b->fcw * hp->n_k)) : (float)b->hw, need = 0;
+    float bw = (float)single_map_w(b, hms, n - 1), need = 0;
     for (int t = 0; t < 2; t++) {
         const char *a = t ? (hp->k_title ? hp->k_title : "key (column)") : hp->panel_title;
         float size = t ? fs->axis : fs->panel;
-        if (a) need = fmaxf(need, (bw + text_w(a, size, 0)) / 2 + ceilf(TITLE_PAD * size) - b->hw);
+        if (a) need = fmaxf(need, (text_w(a, size, 0) - bw) / 2 + ceilf(TITLE_PAD * size));
     }
     return imax(CBAR_GAP, (int)ceilf(need));
 }
@@ -1756,7 +1763,7 @@ static int emit_single_maps(av_dlist *dl, const av_heatmap *hms, const av_heatma
         int bw = b->hw;
         axis_labels xp = *xl;
         if (hp->n_k < hm->n_k) {
-            bw = imax(1, (int)lroundf(b->fcw * hp->n_k));
+            bw = single_map_w(b, hms, p);
             xp.n = imin(xl->n, hp->n_k);
         }
         const av_dl_item *heat =
@@ -1865,7 +1872,7 @@ static av_status layout_single(av_dlist *dl, const av_heatmap *hms, int n, const
         b = (single_box){0};
         single_maps(&b, hm, n, kind);
     }
-    int maps_right = b.hx0 + n * b.hw + (n - 1) * b.gap_x;
+    int maps_right = b.hx0 + (n - 1) * (b.hw + b.gap_x) + single_map_w(&b, hms, n - 1);
     int cbx = maps_right + single_key_gap(&b, hms, n, &fs);
     int width = cbx + b.key_w + MARGIN, content_w = width;
     if (title_fit(&tl, title, fs.title, FIG_MAX, meta, &width) != 0) goto oom;
