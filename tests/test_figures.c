@@ -2788,6 +2788,68 @@ static void test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map(void **sta
     }
 }
 
+/* Fails when two unturned <text>s of the SVG svg overlap or, side by side, come nearer than 1.08 times their
+ * font size (matplotlib's tight_layout w_pad between subplots; less half a px for whole-px layout); each is
+ * boxed by its font size, anchor and measured width (at --dpi 100 the SVG units are the layout's px). what
+ * names the figure in the message. Returns how many texts it boxed. */
+static int expect_texts_apart(const char *svg, const char *what) {
+    struct { float box[4]; char text[96]; } t[256];
+    int nt = 0;
+    for (const char *p = svg; nt < 256 && (p = strstr(p, "<text ")) != NULL; p++) {
+        const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
+        if (!gt || !end) break;
+        char head[512];
+        snprintf(head, sizeof head, "%.*s", (int)(gt - p), p);
+        if (strstr(head, "transform=")) continue; /* turned: axis titles at the sides, rotated labels */
+        const char *ax = strstr(head, " x=\""), *ay = strstr(head, " y=\""), *as = strstr(head, "font-size=\"");
+        assert_true(ax && ay && as);
+        float x = strtof(ax + 4, NULL), y = strtof(ay + 4, NULL), size = strtof(as + 11, NULL);
+        snprintf(t[nt].text, sizeof t[nt].text, "%.*s", (int)(end - gt - 1), gt + 1);
+        av_text_metrics m;
+        av_text_measure(t[nt].text, size, strstr(head, "font-weight=\"bold\"") != NULL, &m);
+        float a = strstr(head, "\"middle\"") ? m.width / 2 : strstr(head, "\"end\"") ? m.width : 0;
+        t[nt].box[0] = x - a, t[nt].box[1] = x - a + m.width;
+        t[nt].box[2] = y - 0.76f * size, t[nt].box[3] = y + 0.24f * size;
+        float pad = 1.08f * size - 0.5f;
+        for (int j = 0; j < nt; j++)
+            if (t[nt].box[0] < t[j].box[1] + pad && t[j].box[0] < t[nt].box[1] + pad && t[nt].box[2] < t[j].box[3] &&
+                t[j].box[2] < t[nt].box[3])
+                fail_msg("%s: '%s' (x %.0f..%.0f) overlaps or nearly touches '%s' (x %.0f..%.0f)", what, t[nt].text,
+                         t[nt].box[0], t[nt].box[1], t[j].text, t[j].box[0], t[j].box[1]);
+        nt++;
+    }
+    return nt;
+}
+
+/* A grid figure kept neighbouring panel titles only 8 px apart (title_gap), where the single-row layout keeps
+ * 1.08 font sizes (tight_layout's w_pad): `--compare order -H 2 --pad-to 12 "hello world"` set "positions
+ * none: head 0 max 0 (real rows)" and "positions sinusoidal: head 0 max 0.00272 (real rows)" 9 px of 15 px
+ * text apart, and they read as one line (a lecture-notes author's pass); -H 2 on a 10-word sentence had
+ * 15 px. */
+static void test_grid_panel_titles_keep_apart(void **state) {
+    fixture *f = *state;
+    static const char *const cases[][4] = {
+        {"--pad-to", "12", "hello world", NULL},
+        {"the quick brown fox jumps over the lazy dog again", NULL},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *args[16] = {"-q", "--format", "svg", "--figures", "heads", "--compare", "order", "-H", "2",
+                                "-o", in(f, "cmp")};
+        int n = 11;
+        for (int k = 0; k < 4 && cases[c][k]; k++) args[n++] = cases[c][k];
+        args[n] = NULL;
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        expect_ok(&r);
+        tu_free(&r);
+        char *svg = slurp(in(f, "cmp/compare_order.svg"), NULL);
+        assert_non_null(svg);
+        assert_non_null(strstr(svg, ">positions sinusoidal: head 0 max "));
+        assert_true(expect_texts_apart(svg, cases[c][0]) >= 8);
+        free(svg);
+    }
+}
+
 /* source.txt lists a CRC-32 for each weight file: it is of the float32 data after the .npy header, as
  * --weights compares it, and the line says so. It read "X.npy crc32 ca5f1dbb", which a script checks against
  * zlib.crc32 of the whole file (or crc32(1)) and never matches (a researcher's pass). */
@@ -3954,6 +4016,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_korean_title_wraps_at_its_spaces, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pe_figure_of_a_small_d_model_keeps_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grid_panel_titles_keep_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),

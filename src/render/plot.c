@@ -2015,9 +2015,13 @@ static const char *grid_title(const av_heatmap *hms, int p, const grid_box *g, c
 
 /* Gap between panels pw px wide: gap_min, or more when two neighbouring
  * panel titles (each centred over its panel, or a row's first title that is
- * wider than the panel starting at its left edge) would come within 8 px. */
+ * wider than the panel starting at its left edge) would come nearer than
+ * TITLE_PAD of their font size, as in the single-row layout (single_gap): at
+ * 8 px, `--compare order -H 2 --pad-to 12 "hello world"` set "… max 0 (real
+ * rows)" and "positions sinusoidal: …" 9 px of 15 px text apart. */
 static int title_gap(const grid_box *g, int pw) {
-    return imax(imax(g->gap_min, (int)ceilf(g->title_w) + 8 - pw), (int)ceilf(g->lead_w - 1.5f * pw) + 8);
+    int pad = (int)ceilf(TITLE_PAD * g->panel_fs);
+    return imax(imax(g->gap_min, (int)ceilf(g->title_w) + pad - pw), (int)ceilf(g->lead_w - 1.5f * pw) + pad);
 }
 
 /* Panel size: cells of 260/T px (at least 1), then shrink (averaging
