@@ -2790,11 +2790,15 @@ static void test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map(void **sta
 
 /* Fails when two unturned <text>s of the SVG svg overlap or, side by side, come nearer than 1.08 times their
  * font size (matplotlib's tight_layout w_pad between subplots; less half a px for whole-px layout); each is
- * boxed by its font size, anchor and measured width (at --dpi 100 the SVG units are the layout's px). what
- * names the figure in the message. Returns how many texts it boxed. */
+ * boxed by its font size, anchor and measured width (at --dpi 100 the SVG units are the layout's px). A text
+ * that starts left of the colour bar (the first <image>) and reaches down to 30 px over its top or lower (a
+ * panel title over the last column) must end as far left of it. what names the figure in the message.
+ * Returns how many texts it boxed. */
 static int expect_texts_apart(const char *svg, const char *what) {
     struct { float box[4]; char text[96]; } t[256];
     int nt = 0;
+    const char *img = strstr(svg, "<image ");
+    float bar_x = img ? strtof(strstr(img, " x=\"") + 4, NULL) : 1e9f, bar_y = img ? strtof(strstr(img, " y=\"") + 4, NULL) : 0;
     for (const char *p = svg; nt < 256 && (p = strstr(p, "<text ")) != NULL; p++) {
         const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
         if (!gt || !end) break;
@@ -2816,6 +2820,9 @@ static int expect_texts_apart(const char *svg, const char *what) {
                 t[j].box[2] < t[nt].box[3])
                 fail_msg("%s: '%s' (x %.0f..%.0f) overlaps or nearly touches '%s' (x %.0f..%.0f)", what, t[nt].text,
                          t[nt].box[0], t[nt].box[1], t[j].text, t[j].box[0], t[j].box[1]);
+        if (t[nt].box[0] < bar_x && t[nt].box[3] > bar_y - 30 && t[nt].box[1] + pad > bar_x)
+            fail_msg("%s: '%s' (x %.0f..%.0f) runs over or nearly touches the colour bar at x %.0f", what, t[nt].text,
+                     t[nt].box[0], t[nt].box[1], bar_x);
         nt++;
     }
     return nt;
@@ -2825,7 +2832,8 @@ static int expect_texts_apart(const char *svg, const char *what) {
  * 1.08 font sizes (tight_layout's w_pad): `--compare order -H 2 --pad-to 12 "hello world"` set "positions
  * none: head 0 max 0 (real rows)" and "positions sinusoidal: head 0 max 0.00272 (real rows)" 9 px of 15 px
  * text apart, and they read as one line (a lecture-notes author's pass); -H 2 on a 10-word sentence had
- * 15 px. */
+ * 15 px. The last, "positions rope: head 0 max 0.0996 (real rows)", ran 17 px over the colour bar, which kept
+ * 30 px from the panels whatever their titles (the single-row layout keeps 1.08 font sizes from them). */
 static void test_grid_panel_titles_keep_apart(void **state) {
     fixture *f = *state;
     static const char *const cases[][4] = {

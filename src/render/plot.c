@@ -2090,6 +2090,29 @@ static int grid_bottom(const grid_box *g, const int *row_y, const color_range *c
     return imax(heat_bottom + g->below, cbar_bottom + (masked ? 26 + LEGEND_H : 0));
 }
 
+/* How far right of the grid's right edge the colour bar starts: CBAR_GAP,
+ * or more when the title of a row's last panel (centred over it, or from
+ * its left edge when it runs right only, as emit_grid_panels draws it) runs
+ * past that edge and would come nearer the bar than TITLE_PAD of its font
+ * size: `--compare order -H 2 --pad-to 12 "hello world"` ran "positions
+ * rope: head 0 max 0.0996 (real rows)" 17 px over the bar's left edge. */
+static int grid_key_gap(const grid_box *g, const av_heatmap *hms, int n) {
+    int right = grid_right_of(g);
+    float need = 0;
+    for (int p = 0; p < n; p++) {
+        int r, c;
+        char name[32];
+        grid_slot(g, p, &r, &c);
+        if (grid_panel_at(g, n, r, c + 1) >= 0) continue; /* a panel to its right: title_gap keeps them apart */
+        const char *t = grid_title(hms, p, g, name);
+        if (!t) continue;
+        float tw = text_w(t, g->panel_fs, 0), x0 = (float)(g->left + c * (g->pw + g->gap_x));
+        float end = g->row_titles_only || (c == 0 && tw > g->pw) ? x0 + tw : x0 + (g->pw + tw) * 0.5f;
+        need = fmaxf(need, end + ceilf(TITLE_PAD * g->panel_fs) - right);
+    }
+    return imax(CBAR_GAP, (int)ceilf(need));
+}
+
 /* Lay out the panels in `cols` columns packed as `style`: g's rows, gaps,
  * title widths and panel size, and the figure's size (*w, *h, with the
  * figure title `title` wrapped as it will be). 0 or -1 (OOM). */
@@ -2125,7 +2148,7 @@ static int grid_try(grid_box *g, int cols, const grid_style *style, const av_hea
     int title_bottom = 0;
     for (int pass = 0; pass < 3; pass++) {
         if (grid_fit(g, yl, xl, hms[0].n_q, hms[0].n_k, fs) != 0) return -1;
-        *w = grid_right_of(g) + CBAR_GAP + g->key_w + MARGIN;
+        *w = grid_right_of(g) + grid_key_gap(g, hms, n) + g->key_w + MARGIN;
         title_lines tl = {0};
         int fail = title_fit(&tl, title, fs->title, FIG_MAX, meta, w);
         title_bottom = MARGIN + title_h(&tl, fs->title) + (tl.n ? 14 : 0);
@@ -2243,10 +2266,10 @@ static int emit_grid_panels(av_dlist *dl, const av_heatmap *hms, int n, const gr
     return 0;
 }
 
-/* The axis titles, colour bar and masked-cell legend around the grid
- * (panels from row_y[0] to heat_bottom, right edge grid_right). */
+/* The axis titles, colour bar (at x = cbx) and masked-cell legend around
+ * the grid (panels from row_y[0] to heat_bottom, right edge grid_right). */
 static void emit_grid_frame(av_dlist *dl, const av_heatmap *hm0, const grid_box *g, int top, int heat_bottom,
-                            int grid_right, int masked, const color_range *cr, const font_sizes *fs,
+                            int grid_right, int cbx, int masked, const color_range *cr, const font_sizes *fs,
                             const char *legend) {
     int cbar_bottom = top + cbar_h(cr, fs->cbar, heat_bottom - top);
     av_dl_text_run(dl, hm0->q_title ? hm0->q_title : "query (row)", MARGIN + ASC * fs->axis,
@@ -2254,7 +2277,6 @@ static void emit_grid_frame(av_dlist *dl, const av_heatmap *hm0, const grid_box 
     av_dl_text_run(dl, hm0->k_title ? hm0->k_title : "key (column)", (g->left + grid_right) * 0.5f,
                    (float)(heat_bottom + g->below - g->axis_band) + ASC * fs->axis, fs->axis, AV_ANCHOR_MIDDLE, 0, 0,
                    INK);
-    int cbx = grid_right + CBAR_GAP;
     emit_cbar(dl, cr, cbx, top, cbar_bottom, fs->cbar);
     if (masked) emit_legend(dl, cbx, cbar_bottom + 26, fs->cbar, legend);
 }
@@ -2299,7 +2321,8 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     }
 
     int grid_right = grid_right_of(&g);
-    int width = grid_right + CBAR_GAP + g.key_w + MARGIN;
+    int cbx = grid_right + grid_key_gap(&g, hms, n);
+    int width = cbx + g.key_w + MARGIN;
     if (title_fit(&tl, title, fs.title, FIG_MAX, meta, &width) != 0) goto oom;
     grid_rows(row_y, &g, n, MARGIN + title_h(&tl, fs.title) + (tl.n ? 14 : 0));
     int heat_bottom = row_y[g.rows - 1] + g.ph;
@@ -2307,7 +2330,8 @@ static av_status layout_grid_cells(av_dlist *dl, const av_heatmap *hms, int n, c
     dl->height = grid_bottom(&g, row_y, &cr, &fs, masked) + MARGIN;
 
     if (emit_grid_panels(dl, hms, n, &g, row_y, &cr, &yl, &xl) != 0) goto oom;
-    emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, masked, &cr, &fs, legend_text(meta, &hms[0]));
+    emit_grid_frame(dl, &hms[0], &g, row_y[0], heat_bottom, grid_right, cbx, masked, &cr, &fs,
+                    legend_text(meta, &hms[0]));
     emit_title_over(dl, &tl, g.left, grid_right, width, fs.title);
     free(row_y);
     if (g.pw < n_k || g.ph < n_q) *px_side = imax(1, imin(g.pw, g.ph)); /* under one pixel per cell */
