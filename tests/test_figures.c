@@ -2791,13 +2791,14 @@ static void test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map(void **sta
 /* Fails when two unturned <text>s of the SVG svg overlap or, side by side, come nearer than 1.08 times their
  * font size (matplotlib's tight_layout w_pad between subplots; less half a px for whole-px layout); each is
  * boxed by its font size, anchor and measured width (at --dpi 100 the SVG units are the layout's px). A text
- * that starts left of the colour bar (the first <image>) and reaches down to 30 px over its top or lower (a
+ * that starts left of the colour bar (the last <image>) and reaches down to 30 px over its top or lower (a
  * panel title over the last column) must end as far left of it. what names the figure in the message.
  * Returns how many texts it boxed. */
 static int expect_texts_apart(const char *svg, const char *what) {
     struct { float box[4]; char text[96]; } t[256];
     int nt = 0;
-    const char *img = strstr(svg, "<image ");
+    const char *img = NULL; /* the colour bar is the last <image>: a wide map may be one too */
+    for (const char *q = svg; (q = strstr(q, "<image ")) != NULL; q++) img = q;
     float bar_x = img ? strtof(strstr(img, " x=\"") + 4, NULL) : 1e9f, bar_y = img ? strtof(strstr(img, " y=\"") + 4, NULL) : 0;
     for (const char *p = svg; nt < 256 && (p = strstr(p, "<text ")) != NULL; p++) {
         const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
@@ -2854,6 +2855,30 @@ static void test_grid_panel_titles_keep_apart(void **state) {
         assert_non_null(svg);
         assert_non_null(strstr(svg, ">positions sinusoidal: head 0 max "));
         assert_true(expect_texts_apart(svg, cases[c][0]) >= 8);
+        free(svg);
+    }
+}
+
+/* The pe figure kept 28 px between its maps whatever their x labels: at the Transformer paper's d_model 512,
+ * `--figures pe -d 512` set the sin map's last label "250" and the cos map's first "0" 15 px of 15 px text
+ * apart, and -d 2048 "1000" and "0" 13 px, so they read as one label "1000 0" (a lecture-notes author's pass).
+ * matplotlib's tight_layout counts the tick labels in each subplot's box and pads neighbours by w_pad = 1.08
+ * font sizes; expect_texts_apart asks that of every pair of unturned texts. */
+static void test_pe_figure_keeps_neighbouring_x_labels_apart(void **state) {
+    fixture *f = *state;
+    static const char *const ds[] = {"512", "2048", "4096"};
+    for (size_t i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        const char *args[] = {"-q", "--format", "svg", "--figures", "pe", "-o", in(f, "pe"), "-d", ds[i], "I love deep",
+                              NULL};
+        tu_result r;
+        tu_runv(&r, NULL, NULL, args);
+        expect_ok(&r);
+        tu_free(&r);
+        char *svg = slurp(in(f, "pe/pe.svg"), NULL);
+        assert_non_null(svg);
+        char what[32];
+        snprintf(what, sizeof what, "-d %s", ds[i]);
+        assert_true(expect_texts_apart(svg, what) >= 12);
         free(svg);
     }
 }
@@ -4025,6 +4050,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_pe_figure_of_a_small_d_model_keeps_titles_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid_panel_titles_keep_apart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pe_figure_keeps_neighbouring_x_labels_apart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_title_wraps_to_the_figure_width, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_weights_folder_wraps_in_the_title, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bidi_controls_in_user_text_stay_in_it, setup, teardown),
