@@ -334,6 +334,35 @@ static void test_rope_parameters_of_transformers_5(void **state) {
     free(json);
 }
 
+/* "rope_theta": null and "rms_norm_eps": null: transformers' LlamaConfig defaults a missing key only (its
+ * __init__ signature: rms_norm_eps=1e-6, rope_theta=10000.0) and keeps a null, on which LlamaRMSNorm's
+ * `variance + self.variance_epsilon` and the default RoPE's `base ** (torch.arange(...) / dim)` raise a TypeError.
+ * attnviz ran them at θ 10000 (the trace saying "config.json has no rope_theta") and ε 1e-6 with exit 0 (a Llama
+ * user's pass); now each is refused naming the key, as GPT-2's layer_norm_epsilon null is. */
+static void test_null_settings_are_refused(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "n");
+    char path[4400], want[5000];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    static const char *const cases[][3] = { /* from, to, key and default */
+        {"\"rope_theta\": 10000.0,", "\"rope_theta\": null,", "\"rope_theta\" is null; it must be a number, or the key "
+         "left out for transformers' default 10000"},
+        {"\"rms_norm_eps\": 1e-05,", "\"rms_norm_eps\": null,", "\"rms_norm_eps\" is null; it must be a number, or the "
+         "key left out for transformers' default 1e-06"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(tu_write_replaced(path, json, cases[i][0], cases[i][1]), 0);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
+        snprintf(want, sizeof want, "attnviz: error: %s: %s (transformers keeps a null and fails on it with a "
+                 "TypeError)\n", tu_sh_word(path), cases[i][2]);
+        if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s: exit %d: %s", cases[i][1], r.code, r.err);
+        tu_free(&r);
+    }
+    free(json);
+}
+
 /* file (a safetensors file) rewritten with every tensor name's "model." prefix taken off, as a LlamaModel or
  * Qwen2Model (AutoModel's save_pretrained) names them; the header stays a multiple of 8 bytes. */
 static void strip_model_prefix(const char *file) {
@@ -2738,6 +2767,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_added_token_flags, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unimplemented_config_keys_are_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_null_settings_are_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_kv_heads_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_wrong_kv_heads_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),

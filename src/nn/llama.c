@@ -34,13 +34,23 @@ static av_status cfg_int(int *out, const cJSON *root, const char *key, int requi
     return av_json_int(out, root, key, required, "a Llama/Qwen2 config.json has it", max ? allowed : NULL, name, err);
 }
 
-static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *name, av_err *err) {
+/* A number key of a Llama/Qwen2 config.json: *out untouched if absent. null is refused, as GPT-2's
+ * layer_norm_epsilon null is (nn/gpt2.c): transformers' LlamaConfig and Qwen2Config default a missing key only and
+ * keep a null (rms_norm_eps=None, rope_theta=None), on which RMSNorm's `variance + self.variance_epsilon` and RoPE's
+ * `base ** (...)` fail with a TypeError; "rope_theta": null ran here at θ 10000 while the trace said "config.json
+ * has no rope_theta", and "rms_norm_eps": null at ε 1e-6 without a word (a Llama user's pass). dflt is what a
+ * missing key takes, for the message: "NAME: \"KEY\" is null; it must be a number, or the key left out for
+ * transformers' default DFLT (transformers keeps a null and fails on it with a TypeError)". */
+static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *dflt, const char *name,
+                         av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
-    if (!j || cJSON_IsNull(j)) return AV_OK;
+    if (!j) return AV_OK;
     if (!cJSON_IsNumber(j)) {
-        char quoted[160];
+        char quoted[160], must[200];
         snprintf(quoted, sizeof quoted, "\"%s\"", key);
-        return av_json_wrong_kind(name, quoted, j, "a number", err);
+        snprintf(must, sizeof must, "a number, or the key left out for transformers' default %s (transformers keeps a "
+                 "null and fails on it with a TypeError)", dflt);
+        return av_json_wrong_kind(name, quoted, j, cJSON_IsNull(j) ? must : "a number", err);
     }
     *out = j->valuedouble;
     return AV_OK;
@@ -201,12 +211,12 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_int(&c->max_positions, root, "max_position_embeddings", 0, 1000000000, name, err)) ||
         (s = cfg_int(&c->bos_token_id, root, "bos_token_id", 0, 0, name, err)) ||
         (s = cfg_int(head_dim, root, "head_dim", 0, AV_MAX_D_MODEL, name, err)) ||
-        (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", name, err)) ||
-        (s = cfg_num(&c->rope_theta, root, "rope_theta", name, err)))
+        (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", "1e-06", name, err)) ||
+        (s = cfg_num(&c->rope_theta, root, "rope_theta", "10000", name, err)))
         return s;
     /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it */
     const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters"), *th;
-    if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", name, err))) return s;
+    if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", "10000", name, err))) return s;
     /* the trace names the key: "θ = rope_theta = 500000" was printed for a θ read from rope_parameters, and
      * for transformers' default 10000 of a config.json that has neither key */
     if (cJSON_IsObject(rp) && (th = cJSON_GetObjectItemCaseSensitive(rp, "rope_theta")) && !cJSON_IsNull(th))

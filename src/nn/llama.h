@@ -102,7 +102,12 @@ typedef struct {
  * ("config.json: the derived head_dim = hidden_size / num_attention_heads =
  * 68 / 4 = 17 is odd; RoPE rotates pairs of dimensions, so it must be even
  * (allowed: hidden_size a multiple of 2·num_attention_heads = 8: 64 or 72)"), sizes
- * past the limits of gpt2.h (AV_GPT2_MAX_*), ε outside (0, 1), θ <= 1. */
+ * past the limits of gpt2.h (AV_GPT2_MAX_*), ε outside (0, 1), θ <= 1,
+ * rms_norm_eps, rope_theta or rope_parameters.rope_theta null, which
+ * transformers keeps and fails on, where a missing key takes its default
+ * ("config.json: \"rope_theta\" is null; it must be a number, or the key left
+ * out for transformers' default 10000 (transformers keeps a null and fails on
+ * it with a TypeError)"). */
 av_status av_llama_config_parse(av_llama_config *cfg, const char *json, size_t len, const char *name, av_err *err);
 
 /* ---------------------------------------------------------------------------- parameters */
