@@ -363,6 +363,30 @@ static void test_null_settings_are_refused(void **state) {
     free(json);
 }
 
+/* A config.json without rms_norm_eps runs at LlamaConfig's default ε 1e-6 (its __init__ signature), and the trace
+ * says so, as it says of a default θ: it printed "RMSNorm ε = 1e-06" alone, as if config.json gave it (a Llama
+ * user's pass). With the key (llama_f32's 1e-05) the line is unmarked. */
+static void test_default_eps_is_marked(void **state) {
+    tu_fixture *f = *state;
+    const char *model = new_f32_folder(f, "e");
+    char path[4400];
+    snprintf(path, sizeof path, "%s/config.json", model);
+    char *json = tu_slurp_file(path, NULL);
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", SENTENCE, NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "; RMSNorm ε = 1e-05\n")) fail_msg("with rms_norm_eps 1e-05:\n%s", r.out);
+    assert_null(strstr(r.out, "transformers' default)\n"));
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"rms_norm_eps\": 1e-05,", ""), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "--layer", "0", SENTENCE, NULL);
+    assert_int_equal(r.code, 0);
+    static const char want[] = "; RMSNorm ε = 1e-06 (config.json has no rms_norm_eps: transformers' default)\n";
+    if (!strstr(r.out, want)) fail_msg("without rms_norm_eps, the trace lacks \"%s\":\n%s", want, r.out);
+    tu_free(&r);
+    free(json);
+}
+
 /* file (a safetensors file) rewritten with every tensor name's "model." prefix taken off, as a LlamaModel or
  * Qwen2Model (AutoModel's save_pretrained) names them; the header stays a multiple of 8 bytes. */
 static void strip_model_prefix(const char *file) {
@@ -2768,6 +2792,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_config_words_of_hugging_face, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unimplemented_config_keys_are_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_null_settings_are_refused, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_default_eps_is_marked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_kv_heads_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_wrong_kv_heads_is_named, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_head_dim_messages_name_the_keys, tu_setup_tmpdir, tu_teardown_tmpdir),

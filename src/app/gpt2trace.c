@@ -411,8 +411,10 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
         for (int k = 0; k < KVH && k < 4; k++) fprintf(f, "%squery %d–%d → K/V %d", k ? ", " : "", k * G, k * G + G - 1, k);
         fprintf(f, "%s)\n", KVH > 4 ? ", …" : "");
     }
-    fprintf(f, "  block      pre-norm: x ← x + attn(RMSNorm(x)), x ← x + SwiGLU(RMSNorm(x)); RMSNorm ε = %g%s\n",
-            c->rms_norm_eps, c->qkv_bias ? "; q, k, v have biases (Qwen2)" : "");
+    /* a default ε is marked as a default θ is: "RMSNorm ε = 1e-06" alone read as config.json's (a Llama user's pass) */
+    fprintf(f, "  block      pre-norm: x ← x + attn(RMSNorm(x)), x ← x + SwiGLU(RMSNorm(x)); RMSNorm ε = %g%s%s\n",
+            c->rms_norm_eps, c->rms_norm_eps_default ? " (config.json has no rms_norm_eps: transformers' default)" : "",
+            c->qkv_bias ? "; q, k, v have biases (Qwen2)" : "");
     fprintf(f, "  mask       causal: query i sees keys j <= i (−∞ above the diagonal, weight 0)\n");
     fprintf(f, "  scale      1/√d_k;  kernel %s\n\n", av_kernel_name(t->c->kernel));
 }

@@ -214,6 +214,7 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", "1e-06", name, err)) ||
         (s = cfg_num(&c->rope_theta, root, "rope_theta", "10000", name, err)))
         return s;
+    c->rms_norm_eps_default = !cJSON_GetObjectItemCaseSensitive(root, "rms_norm_eps");
     /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it */
     const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters"), *th;
     if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", "10000", name, err))) return s;

@@ -71,6 +71,7 @@ typedef struct {
                                      * config.json", or the default's source when config.json has none */
     int max_positions_default; /* 1: config.json has no max_position_embeddings (max_positions_from names the default) */
     double rms_norm_eps;       /* ε (default 1e-6) */
+    int rms_norm_eps_default;  /* 1: config.json has no rms_norm_eps (ε is transformers' default), for the trace */
     double rope_theta;         /* θ (default 10000) */
     const char *rope_theta_from; /* the key θ came from, for the trace: "rope_parameters.rope_theta" or
                                   * "rope_theta"; NULL when config.json has neither (transformers' default 10000) */
