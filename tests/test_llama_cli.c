@@ -478,6 +478,17 @@ static void test_bad_llama_folders(void **state) {
     assert_string_equal(r.err, "attnviz: error: 2049 tokens is more than the model's 2048 positions (config.json has "
                                "no max_position_embeddings; LlamaConfig's default); allowed: 1..2048 tokens\n");
     tu_free(&r);
+    /* null: LlamaConfig keeps None (it defaults a missing key only), so "config.json has no
+     * max_position_embeddings" was untrue; attnviz still takes the default, and says it of the null */
+    assert_int_equal(tu_write_replaced(path, json, "\"max_position_embeddings\": 128,",
+                                       "\"max_position_embeddings\": null,"), 0);
+    run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", long_text, NULL);
+    assert_int_equal(r.code, 2);
+    assert_string_equal(r.err, "attnviz: error: 2049 tokens is more than the model's 2048 positions (config.json's "
+                               "max_position_embeddings is null; attnviz takes LlamaConfig's default); allowed: "
+                               "1..2048 tokens\n");
+    tu_free(&r);
+    assert_int_equal(tu_write_replaced(path, json, "\"max_position_embeddings\": 128,", ""), 0);
     const char *qwen = tu_in(f, "bq");
     assert_int_equal(mkdir(qwen, 0700), 0);
     make_folder(qwen, "qwen2_f32", AV_ST_F32);

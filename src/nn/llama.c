@@ -259,9 +259,15 @@ av_status av_llama_config_parse(av_llama_config *c, const char *json, size_t len
                     "\"full_attention\" per layer, null or absent)", name, cJSON_GetArraySize(lt),
                     cJSON_GetArraySize(lt) == 1 ? "y" : "ies", c->n_layer);
     const cJSON *mp = cJSON_GetObjectItemCaseSensitive(root, "max_position_embeddings");
+    /* null: transformers keeps None and limits no length (its default RoPE does not read the key); attnviz holds
+     * the input to the default all the same, and says so: it said "config.json has no max_position_embeddings" of a
+     * file that has it null (a Llama user's pass) */
     if ((c->max_positions_default = !mp || cJSON_IsNull(mp)))
-        c->max_positions_from = c->type == AV_LLAMA_QWEN2 ? "config.json has no max_position_embeddings; Qwen2Config's default"
-                                                          : "config.json has no max_position_embeddings; LlamaConfig's default";
+        c->max_positions_from = c->type == AV_LLAMA_QWEN2
+            ? mp ? "config.json's max_position_embeddings is null; attnviz takes Qwen2Config's default"
+                 : "config.json has no max_position_embeddings; Qwen2Config's default"
+            : mp ? "config.json's max_position_embeddings is null; attnviz takes LlamaConfig's default"
+                 : "config.json has no max_position_embeddings; LlamaConfig's default";
     cJSON_Delete(root);
     return s;
 }

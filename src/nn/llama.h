@@ -68,8 +68,11 @@ typedef struct {
     int vocab_size;            /* V */
     int max_positions;         /* max_position_embeddings (default transformers': 2048 llama, 32768 qwen2): the longest input */
     const char *max_positions_from; /* where max_positions came from, for messages: "max_position_embeddings in
-                                     * config.json", or the default's source when config.json has none */
-    int max_positions_default; /* 1: config.json has no max_position_embeddings (max_positions_from names the default) */
+                                     * config.json", or the default's source when config.json has none or null
+                                     * ("config.json's max_position_embeddings is null; attnviz takes
+                                     * LlamaConfig's default") */
+    int max_positions_default; /* 1: config.json has no max_position_embeddings or has it null (max_positions_from
+                                * names the default) */
     double rms_norm_eps;       /* ε (default 1e-6) */
     int rms_norm_eps_default;  /* 1: config.json has no rms_norm_eps (ε is transformers' default), for the trace */
     double rope_theta;         /* θ (default 10000) */
