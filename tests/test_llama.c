@@ -256,6 +256,21 @@ static void test_config_errors(void **state) {
          "\"intermediate_size\":8,\"vocab_size\":9,\"rms_norm_eps\":1e400}", "rms_norm_eps (a number past 1.797e308) is outside (0, 1)"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
          "\"intermediate_size\":8,\"vocab_size\":9,\"rope_theta\":1e400}", "rope_theta (a number past 1.797e308) must be a finite number greater than 1"},
+        /* rope_parameters' rope_theta (transformers 5's) is named so: "\"rope_theta\" is \"x\"" and "rope_theta 0.5
+         * must be ..." named the top-level key, which these files do not have (a Llama user's pass) */
+        {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9,\"rope_parameters\":{\"rope_type\":\"default\",\"rope_theta\":\"x\"}}",
+         "config.json: rope_parameters.rope_theta is \"x\"; it must be a number"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9,\"rope_parameters\":{\"rope_type\":\"default\",\"rope_theta\":0.5}}",
+         "config.json: rope_parameters.rope_theta 0.5 must be a finite number greater than 1"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9,\"rope_theta\":500000,\"rope_parameters\":{\"rope_theta\":null}}",
+         "config.json: rope_parameters.rope_theta is null; it must be a number, or the key left out for the top-level "
+         "rope_theta, else transformers' default 10000"},
+        {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+         "\"intermediate_size\":8,\"vocab_size\":9,\"rope_theta\":0.5}",
+         "config.json: rope_theta 0.5 must be a finite number greater than 1"},
         {"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
          "\"intermediate_size\":8,\"vocab_size\":9,\"tie_word_embeddings\":\"yes\"}", "\"tie_word_embeddings\" is \"yes\"; it must be true or false"},
         /* a long value is cut to 40 bytes with "…" */

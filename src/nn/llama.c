@@ -40,16 +40,17 @@ static av_status cfg_int(int *out, const cJSON *root, const char *key, int requi
  * `base ** (...)` fail with a TypeError; "rope_theta": null ran here at θ 10000 while the trace said "config.json
  * has no rope_theta", and "rms_norm_eps": null at ε 1e-6 without a word (a Llama user's pass). dflt is what a
  * missing key takes, for the message: "NAME: \"KEY\" is null; it must be a number, or the key left out for
- * transformers' default DFLT (transformers keeps a null and fails on it with a TypeError)". */
-static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *dflt, const char *name,
-                         av_err *err) {
+ * DFLT (transformers keeps a null and fails on it with a TypeError)". shown is the key as messages name it, NULL
+ * for "\"KEY\"" (rope_parameters' "rope_parameters.rope_theta": "\"rope_theta\" is \"x\"" named a top-level key). */
+static av_status cfg_num(double *out, const cJSON *root, const char *key, const char *shown, const char *dflt,
+                         const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!j) return AV_OK;
     if (!cJSON_IsNumber(j)) {
         char quoted[160], must[200];
-        snprintf(quoted, sizeof quoted, "\"%s\"", key);
-        snprintf(must, sizeof must, "a number, or the key left out for transformers' default %s (transformers keeps a "
-                 "null and fails on it with a TypeError)", dflt);
+        snprintf(quoted, sizeof quoted, shown ? "%s" : "\"%s\"", shown ? shown : key);
+        snprintf(must, sizeof must, "a number, or the key left out for %s (transformers keeps a null and fails on it "
+                 "with a TypeError)", dflt);
         return av_json_wrong_kind(name, quoted, j, cJSON_IsNull(j) ? must : "a number", err);
     }
     *out = j->valuedouble;
@@ -191,8 +192,8 @@ static av_status cfg_check(const av_llama_config *c, int head_dim, const char *n
     if (!(c->rms_norm_eps > 0 && c->rms_norm_eps < 1))
         return av_fail(err, AV_EUSAGE, "%s: rms_norm_eps %s is outside (0, 1)", n, av_num_shown(v, c->rms_norm_eps));
     if (!(c->rope_theta > 1 && isfinite(c->rope_theta)))
-        return av_fail(err, AV_EUSAGE, "%s: rope_theta %s must be a finite number greater than 1", n,
-                       av_num_shown(v, c->rope_theta));
+        return av_fail(err, AV_EUSAGE, "%s: %s %s must be a finite number greater than 1", n, /* the key it came from */
+                       c->rope_theta_from ? c->rope_theta_from : "rope_theta", av_num_shown(v, c->rope_theta));
     return AV_OK;
 }
 
@@ -211,13 +212,15 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_int(&c->max_positions, root, "max_position_embeddings", 0, 1000000000, name, err)) ||
         (s = cfg_int(&c->bos_token_id, root, "bos_token_id", 0, 0, name, err)) ||
         (s = cfg_int(head_dim, root, "head_dim", 0, AV_MAX_D_MODEL, name, err)) ||
-        (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", "1e-06", name, err)) ||
-        (s = cfg_num(&c->rope_theta, root, "rope_theta", "10000", name, err)))
+        (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", NULL, "transformers' default 1e-06", name, err)) ||
+        (s = cfg_num(&c->rope_theta, root, "rope_theta", NULL, "transformers' default 10000", name, err)))
         return s;
     c->rms_norm_eps_default = !cJSON_GetObjectItemCaseSensitive(root, "rms_norm_eps");
     /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it */
     const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters"), *th;
-    if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", "10000", name, err))) return s;
+    if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", "rope_parameters.rope_theta",
+                                            "the top-level rope_theta, else transformers' default 10000", name, err)))
+        return s;
     /* the trace names the key: "θ = rope_theta = 500000" was printed for a θ read from rope_parameters, and
      * for transformers' default 10000 of a config.json that has neither key */
     if (cJSON_IsObject(rp) && (th = cJSON_GetObjectItemCaseSensitive(rp, "rope_theta")) && !cJSON_IsNull(th))
