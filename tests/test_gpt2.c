@@ -415,6 +415,10 @@ static void test_config_parse(void **state) {
     av_gpt2_config back;
     assert_int_equal(av_gpt2_config_parse(&back, out, strlen(out), "config.json", &err), AV_OK);
     assert_int_equal(back.positions_given, 1); /* the toy's layout is not GPT-2's, so the writer states it */
+    /* c's text has no layer_norm_epsilon (ε is GPT2Config's default, which the trace says); the writer states ε */
+    assert_int_equal(c.layer_norm_epsilon_default, 1);
+    assert_int_equal(back.layer_norm_epsilon_default, 0);
+    c.layer_norm_epsilon_default = 0;
     assert_memory_equal(&back, &c, sizeof c);
     free(out);
 }

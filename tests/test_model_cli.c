@@ -756,6 +756,29 @@ static void test_model_teaching_tools(void **state) {
 }
 
 /* --generate: the greedy continuation equals the numpy reference's. */
+/* A GPT-2 config.json without layer_norm_epsilon runs at GPT2Config's default ε 1e-5 (its __init__ signature), and
+ * the trace says so, as the Llama trace says of its defaults: "LayerNorm ε = 1e-05" alone read as config.json's (a
+ * Llama user's pass, the same line). The tiny model's config.json has the key: its line is unmarked. */
+static void test_default_layer_norm_epsilon_is_marked(void **state) {
+    tu_fixture *f = *state;
+    const char *tiny = tu_in(f, "t"), *bare = tu_in(f, "b");
+    assert_int_equal(mkdir(tiny, 0700), 0);
+    assert_int_equal(mkdir(bare, 0700), 0);
+    make_tiny(tiny);
+    make_gpt2(bare, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 50257}");
+    tu_result r;
+    run_attnviz(&r, NULL, "--model", tiny, "--no-plot", "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "; LayerNorm ε = 1e-05; MLP d_ff")) fail_msg("with layer_norm_epsilon:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", bare, "--no-plot", "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    static const char want[] = "; LayerNorm ε = 1e-05 (config.json has no layer_norm_epsilon: transformers' default); "
+                               "MLP d_ff";
+    if (!strstr(r.out, want)) fail_msg("without layer_norm_epsilon, the trace lacks \"%s\":\n%s", want, r.out);
+    tu_free(&r);
+}
+
 static void test_model_generate(void **state) {
     tu_fixture *f = *state;
     make_tiny(f->dir);
@@ -4260,6 +4283,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_view_of_one_layer, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_view_title_gives_the_reading_order, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_generate, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_default_layer_norm_epsilon_is_marked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_alias_names, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_config_alias_names_in_messages, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_merges_cut_mid_line_says_truncated, tu_setup_tmpdir, tu_teardown_tmpdir),

@@ -164,10 +164,13 @@ static void header(const tctx *t, const av_tokens *labels) {
             t->C, t->H, t->C, t->H, t->D, t->V);
     char pos[192];
     fprintf(f, "  positions  %s\n", pos_text(pos, sizeof pos, t->c));
-    fprintf(f, "  block      %s; LayerNorm ε = %g; MLP d_ff = 4·d_model = %d, GELU (tanh)\n",
+    /* a default ε is marked, as the Llama trace marks its own: "LayerNorm ε = 1e-05" alone read as config.json's */
+    fprintf(f, "  block      %s; LayerNorm ε = %g%s; MLP d_ff = 4·d_model = %d, GELU (tanh)\n",
             t->c->norm == AV_NORM_PRE ? "pre-LN (GPT-2): x ← x + attn(ln_1(x)), x ← x + mlp(ln_2(x))"
                                       : "post-LN (Vaswani et al. 2017): x ← ln_1(x + attn(x)), x ← ln_2(x + mlp(x))",
-            t->c->layer_norm_epsilon, 4 * t->C);
+            t->c->layer_norm_epsilon,
+            t->c->layer_norm_epsilon_default ? " (config.json has no layer_norm_epsilon: transformers' default)" : "",
+            4 * t->C);
     fprintf(f, "  mask       causal: query i sees keys j <= i (−∞ above the diagonal, weight 0)\n");
     fprintf(f, "  scale      %s\n", t->c->scale ? "1/√d_k" : "OFF (the model was trained without ÷√d_k)");
     fprintf(f, "  heads      every head of every layer is kept; nothing is averaged over heads\n");

@@ -324,6 +324,7 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         goto done;
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;
+    c->layer_norm_epsilon_default = !j;
     if ((s = av_json_token_ids(c->eos_ids, &c->n_eos, &c->eos_left, &c->n_eos_left, AV_MAX_EOS, root, "eos_token_id",
                                c->vocab_size, name, err)))
         goto done;

@@ -66,6 +66,8 @@ typedef struct {
     int n_positions;           /* maxT: rows of wpe, and the longest input */
     int vocab_size;            /* V: rows of wte */
     double layer_norm_epsilon; /* ε in LayerNorm, GPT-2: 1e-5 */
+    int layer_norm_epsilon_default; /* 1: config.json has no layer_norm_epsilon (ε is GPT2Config's default), for
+                                       the trace; 0 otherwise and for a model not read from config.json */
     av_positions positions;    /* AV_POS_LEARNED for GPT-2 */
     int positions_given;       /* 1: config.json's "attnviz" object had "positions" (0: GPT-2's learned
                                   default), for the load's check against wpe.weight */
