@@ -2218,6 +2218,51 @@ static void test_dump_of_other_tokens_run_says_so_truly(void **state) {
     free(text);
 }
 
+/* A --dump folder's tokens.txt, quoted when X.npy is used for another sentence, names each token whole up to 199
+ * bytes, a longer one by its start and end with " … " between (AV_SHOWN_MIDDLE): a --dump of the 45-byte word
+ * "Pneumonoultramicroscopicsilicovolcanoconiosis" run with another sentence was named
+ * [Pneumonoultramicroscopicsilicovolcanocon] (AV_SHOWN(t, 89) kept 40 bytes with no mark), and the note of a
+ * token that differs kept 99 bytes of a longer one, also with no mark. Expected: the whole word, as written;
+ * a 302-byte token "x" + 100 长 + "y" shows its end "长y" after " … ", and the message is valid UTF-8. */
+static void test_dump_tokens_named_whole_or_marked(void **state) {
+    tu_fixture *f = *state;
+    char d[4200], path[4400];
+    snprintf(d, sizeof d, "%s", tu_in(f, "d"));
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--dump", d,
+                "Pneumonoultramicroscopicsilicovolcanoconiosis is long", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-d", "8", "--weights", d, "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    if (!strstr(r.err, "the 3 tokens [Pneumonoultramicroscopicsilicovolcanoconiosis] [is] [long]: run that"))
+        fail_msg("the dump's long word is not named whole: %s", r.err);
+    tu_free(&r);
+    char tok[400] = "x";
+    for (int i = 0; i < 100; i++) strcat(tok, "\xE9\x95\xBF"); /* 长 */
+    strcat(tok, "y");
+    snprintf(path, sizeof path, "%s/tokens.txt", d);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fprintf(fp, "%s\nis\nlong\n", tok);
+    assert_int_equal(fclose(fp), 0);
+    av_err uerr;
+    run_attnviz(&r, NULL, "--no-plot", "-d", "8", "--weights", d, "I love deep learning", NULL);
+    assert_int_equal(r.code, 2);
+    assert_int_equal(av_utf8_check(r.err, strlen(r.err), &uerr), AV_OK);
+    if (!strstr(r.err, "the 3 tokens [x\xE9\x95\xBF") || !strstr(r.err, "\xE9\x95\xBF \xE2\x80\xA6 \xE9\x95\xBF") ||
+        !strstr(r.err, "\xE9\x95\xBFy] [is] [long]: run that"))
+        fail_msg("the long token is not shown by its start, \" … \" and its end: %s", r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "-d", "8", "--weights", d, "I love you", NULL);
+    assert_int_equal(r.code, 0);
+    assert_int_equal(av_utf8_check(r.err, strlen(r.err), &uerr), AV_OK);
+    if (!strstr(r.err, "tokens.txt beside it has 'x\xE9\x95\xBF") || !strstr(r.err, " \xE2\x80\xA6 ") ||
+        !strstr(r.err, "\xE9\x95\xBFy' as token 0, this sentence 'I')"))
+        fail_msg("the note does not show the long token by its start, \" … \" and its end: %s", r.err);
+    tu_free(&r);
+}
+
 /* A --weights folder whose files attnviz does not read: a learner saved nn.Linear layers as "w_k.npy" or
  * "W_k.npy" beside a right "W_Q.npy", and their biases as "b_Q.npy" (a tester's pass): W_K, W_V and W_O
  * were drawn at random and the biases dropped without a word under -q, and the numbers differed from the
@@ -6499,6 +6544,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_dump_of_other_tokens_run_says_so_truly, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_dump_tokens_named_whole_or_marked, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_weights_files_not_read_are_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_unusable_folders_refused_before_the_maps, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -299,13 +299,19 @@ static void dumped_sentence_hint(char *out, size_t n, const char *dir, size_t ro
     for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
     if (len && text[len - 1] != '\n') lines++;
     if (lines != rows || av_utf8_check(text, len, &e) != AV_OK) { free(text); return; }
-    char toks[400] = "";
+    /* each token as a message quotes a value from a file (AV_SHOWN_MIDDLE: whole up to 199 bytes, else its start
+     * and end with " … "); AV_SHOWN(t, 89) kept 40 bytes with no mark, so a --dump of "Pneumonoultramicroscopic
+     * silicovolcanoconiosis" (45 bytes) was named [Pneumonoultramicroscopicsilicovolcanocon]. Tokens are named
+     * while they fit, then "..." */
+    char toks[700] = "";
     size_t shown = 0;
     for (char *t = text; *t && shown < 8; shown++) {
         char *nl = strchr(t, '\n');
         if (nl) *nl = 0;
         size_t at = strlen(toks);
-        snprintf(toks + at, sizeof toks - at, "%s[%s]", shown ? " " : "", AV_SHOWN(t, 89));
+        const char *q = AV_SHOWN_MIDDLE(t);
+        if (at + strlen(q) + 3 >= sizeof toks) break;
+        snprintf(toks + at, sizeof toks - at, "%s[%s]", shown ? " " : "", q);
         t = nl ? nl + 1 : t + strlen(t);
     }
     free(text);
@@ -315,7 +321,7 @@ static void dumped_sentence_hint(char *out, size_t n, const char *dir, size_t ro
     av_shown_word(f, sizeof f, file);
     if (snprintf(out, n, "; %s says X.npy is the --dump of the %zu token%s %s%s: run that sentence, or "
                  "move X.npy out of %s to run this one with its W_*.npy", f, rows, rows == 1 ? "" : "s", toks,
-                 rows > 8 ? " ..." : "", d) >= (int)n)
+                 rows > shown ? " ..." : "", d) >= (int)n)
         av_utf8_trim_cut(out); /* two long folder names: cut at a whole character, never inside one */
 }
 
@@ -351,7 +357,7 @@ static av_status load_one(const char *dir, const char *name, float *dst, size_t 
     if (s) return s;
     size_t shape[2] = {rows, cols};
     if ((s = av_npy_expect_shape(&a, name, 2, shape, err))) {
-        char inner[sizeof err->msg], hint[640] = "";
+        char inner[sizeof err->msg], hint[1240] = "";
         snprintf(inner, sizeof inner, "%s", err->msg);
         /* a file whose width is another d_model (e.g. the (8, 8) identity-d8 example run without
          * --d-model 8) says which --d-model it was made for */
@@ -681,17 +687,11 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *s
     fclose(in);
     if (unread || (differs < 0 && i == toks->n)) return;
     if (differs < 0) differs = i; /* tokens.txt ends first */
-    char there[200] = "no token", here[200] = "no token";
-    if (differs < i) { /* the line read last is token `differs` there */
-        char q[160];
-        av_utf8_shown_name(line, q, 148); /* at most 99 bytes, cut at a character, and closers */
-        snprintf(there, sizeof there, "'%s'", q);
-    }
-    if (differs < toks->n) {
-        char q[160];
-        av_utf8_shown_name(toks->tok[differs], q, 148);
-        snprintf(here, sizeof here, "'%s'", q);
-    }
+    /* each token as a message quotes a value from a file (AV_SHOWN_MIDDLE: whole up to 199 bytes, else its start
+     * and end with " … "): a cut at 99 bytes had no mark */
+    char there[1710] = "no token", here[1710] = "no token";
+    if (differs < i) snprintf(there, sizeof there, "'%s'", AV_SHOWN_MIDDLE(line)); /* the line read last is token `differs` there */
+    if (differs < toks->n) snprintf(here, sizeof here, "'%s'", AV_SHOWN_MIDDLE(toks->tok[differs]));
     char shown[420]; /* the folder as the trace shows it (av_utf8_shown_name) */
     av_shown_word(shown, sizeof shown, dir); /* one shell word, as every note names a folder */
     av_message(f, "attnviz: note: --weights %s: X.npy was dumped with other tokens (tokens.txt beside it has %s as "
@@ -703,8 +703,9 @@ void av_weights_note_other_tokens(FILE *f, const char *dir, av_weights_source *s
      * with other tokens ('I' as token 0, here 'we')" read there as if that folder's X.npy and tokens.txt
      * disagreed */
     size_t used = strlen(src->text);
-    snprintf(src->text + used, sizeof src->text - used, "; X came from a dump of another sentence (%s as token %d "
-             "there, %s here)", there, differs, here);
+    if (snprintf(src->text + used, sizeof src->text - used, "; X came from a dump of another sentence (%s as token %d "
+                 "there, %s here)", there, differs, here) >= (int)(sizeof src->text - used))
+        av_utf8_trim_cut(src->text); /* two long tokens after a long folder: cut at a whole character */
 }
 
 /* The dtypes --attn-mask takes, as its messages name them. */

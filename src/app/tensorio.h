@@ -51,8 +51,9 @@ typedef struct {
     int random_origin; /* LOADED from a --dump folder whose source.txt says the dumped weights were drawn at
                         * random (or partly), and whose five files still hold the data it was written with */
     char text[1024]; /* short, for titles: "random weights (untrained, seed 42)"; at most 587 bytes, and
-                      * av_weights_note_other_tokens's "; X came from a dump of another sentence (...)", at most 372
-                      * more, after it */
+                      * av_weights_note_other_tokens's "; X came from a dump of another sentence (...)" after it,
+                      * its two tokens as AV_SHOWN_MIDDLE shows them (at most 372 bytes for tokens of 64 bytes,
+                      * as --dump writes them; cut at a whole character where longer ones do not fit) */
     char random_text[600]; /* with random_origin: what source.txt says of them */
     char drawn[64];   /* MIXED: the tensors drawn at random for want of their file, "X, W_K, W_V, W_O" */
     char x_file[512]; /* the X.npy a --weights folder gave ("w/X.npy"), or "" when X is
