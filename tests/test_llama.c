@@ -303,6 +303,15 @@ static void test_config_errors(void **state) {
     assert_int_equal(c.n_kv_head, 2);
     assert_true(c.rope_theta == 10000.0 && c.rms_norm_eps == 1e-6);
     assert_int_equal(av_llama_num_tensors(&c), 2 + 2 * 12 + 1);
+    /* a top-level "rope_theta": null beside rope_parameters' number: transformers 5 reads the nested θ first
+     * (convert_rope_params_to_dict's setdefault keeps it), so the file runs at 500000; it was refused as
+     * "\"rope_theta\" is null ... transformers' default 10000" (a review of the change) */
+    const char *nested = "{\"model_type\":\"llama\",\"hidden_size\":64,\"num_hidden_layers\":2,\"num_attention_heads\":4,"
+                         "\"intermediate_size\":8,\"vocab_size\":9,\"rope_theta\":null,"
+                         "\"rope_parameters\":{\"rope_type\":\"default\",\"rope_theta\":500000}}";
+    if (av_llama_config_parse(&c, nested, strlen(nested), "config.json", &err) != AV_OK) fail_msg("%s", err.msg);
+    assert_true(c.rope_theta == 500000.0);
+    assert_string_equal(c.rope_theta_from, "rope_parameters.rope_theta");
 }
 
 /* Folder problems: a missing shard, an unexpected tensor, a wrong shape. */

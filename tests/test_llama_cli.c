@@ -556,32 +556,36 @@ static void test_bad_llama_folders(void **state) {
         if (r.code != 2 || strcmp(r.err, want)) fail_msg("rope_scaling %s: exit %d: %s", odd[i][0], r.code, r.err);
         tu_free(&r);
     }
-    /* transformers 4's LlamaConfig.__init__ (and Qwen2Config's): `if self.rope_scaling is not None and "type" in
-     * self.rope_scaling: self.rope_scaling["rope_type"] = self.rope_scaling["type"]`, so with both keys "type" is
-     * the RoPE it runs: {"rope_type": "default", "type": "linear", "factor": 2} is linear scaling (positions / 2),
-     * in either key order. attnviz read rope_type, ran plain RoPE and exit 0. A "type" of "default" is plain RoPE
-     * whatever rope_type says (it was refused as "yarn"), and so is both "default". */
-    static const char *const both[][2] = {
-        {"{\"rope_type\": \"default\", \"type\": \"linear\", \"factor\": 2.0}",
-         "\"linear\" (its \"type\", which transformers copies over its \"rope_type\")"},
-        {"{\"type\": \"dynamic\", \"rope_type\": \"default\", \"factor\": 2.0}",
-         "\"dynamic\" (its \"type\", which transformers copies over its \"rope_type\")"},
-        {"{\"rope_type\": \"default\", \"type\": null}",
-         "{\"rope_type\":\"default\",\"type\":null} (an object whose \"type\", which transformers copies over its "
-         "\"rope_type\", is not a string)"},
-        {"{\"type\": \"default\", \"rope_type\": \"yarn\"}", NULL},
-        {"{\"type\": \"default\", \"rope_type\": \"default\"}", NULL}};
+    /* Both keys, saying different things: transformers 4's LlamaConfig.__init__ (and Qwen2Config's) copies "type"
+     * over "rope_type" (`if self.rope_scaling is not None and "type" in self.rope_scaling:
+     * self.rope_scaling["rope_type"] = self.rope_scaling["type"]`), transformers 5 keeps "rope_type"
+     * (standardize_rope_params: setdefault("rope_type", get("type", "default"))), so {"rope_type": "default", "type":
+     * "linear", "factor": 2} is linear scaling (positions / 2) in one and plain RoPE in the other, in either key
+     * order. attnviz read rope_type, ran plain RoPE and exit 0; then it let "type" decide, and ran {"type":
+     * "default", "rope_type": "yarn"} as plain RoPE. Both are refused, naming both keys; both "default" is plain
+     * RoPE, and so is rope_parameters' (transformers 5's) pair. */
+    static const char *const both[][3] = {
+        {"rope_scaling", "{\"rope_type\": \"default\", \"type\": \"linear\", \"factor\": 2.0}", "\"linear\" and \"rope_type\" \"default\""},
+        {"rope_scaling", "{\"type\": \"dynamic\", \"rope_type\": \"default\", \"factor\": 2.0}", "\"dynamic\" and \"rope_type\" \"default\""},
+        {"rope_scaling", "{\"rope_type\": \"default\", \"type\": null}", "null and \"rope_type\" \"default\""},
+        {"rope_scaling", "{\"type\": \"default\", \"rope_type\": \"yarn\"}", "\"default\" and \"rope_type\" \"yarn\""},
+        {"rope_parameters", "{\"type\": \"default\", \"rope_type\": \"yarn\", \"factor\": 4.0, \"rope_theta\": 10000.0}",
+         "\"default\" and \"rope_type\" \"yarn\""},
+        {"rope_scaling", "{\"type\": \"default\", \"rope_type\": \"default\"}", NULL},
+        {"rope_parameters", "{\"type\": \"default\", \"rope_type\": \"default\", \"rope_theta\": 10000.0}", NULL}};
     for (size_t i = 0; i < sizeof both / sizeof *both; i++) {
-        char to[160], want[4800];
-        snprintf(to, sizeof to, "\"rope_scaling\": %s", both[i][0]);
+        char to[200], want[4800];
+        snprintf(to, sizeof to, "\"%s\": %s", both[i][0], both[i][1]);
         assert_int_equal(tu_write_replaced(path, json, "\"rope_scaling\": null", to), 0);
         run_attnviz(&r, NULL, "--model", model, "--no-plot", "-q", SENTENCE, NULL);
-        if (!both[i][1]) {
-            if (r.code != 0) fail_msg("rope_scaling %s: exit %d: %s", both[i][0], r.code, r.err);
+        if (!both[i][2]) {
+            if (r.code != 0) fail_msg("%s %s: exit %d: %s", both[i][0], both[i][1], r.code, r.err);
         } else {
-            snprintf(want, sizeof want, "attnviz: error: %s: rope_scaling %s is not supported (allowed: null, or "
-                     "rope_type \"default\"; attnviz runs plain RoPE with rope_theta)\n", tu_sh_word(path), both[i][1]);
-            if (r.code != 2 || strcmp(r.err, want)) fail_msg("rope_scaling %s: exit %d: %s", both[i][0], r.code, r.err);
+            snprintf(want, sizeof want, "attnviz: error: %s: %s has \"type\" %s, which transformers reads differently "
+                     "by version (4 takes \"type\", 5 \"rope_type\") (allowed: null, or rope_type \"default\" with no "
+                     "other \"type\"; attnviz runs plain RoPE with rope_theta)\n", tu_sh_word(path), both[i][0],
+                     both[i][2]);
+            if (r.code != 2 || strcmp(r.err, want)) fail_msg("%s %s: exit %d: %s", both[i][0], both[i][1], r.code, r.err);
         }
         tu_free(&r);
     }

@@ -67,13 +67,23 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
         const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, rope_keys[k]);
         const cJSON *t = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "rope_type") : NULL;
         const cJSON *ty = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "type") : NULL;
-        /* transformers 4's LlamaConfig and Qwen2Config copy "type" over "rope_type" when both are there ("BC: if
-         * there is a 'type' field, copy it to 'rope_type'"), so {"rope_type": "default", "type": "linear"} runs
-         * linear scaling there: it ran plain RoPE here with no word (a Llama user's pass). The copy is made whatever
-         * either says, so "type" decides: {"type": "default", "rope_type": "yarn"} is plain RoPE there, and was
-         * refused here as "yarn" (from a review of the change) */
-        int type_wins = t && ty;
-        if (!t || type_wins) t = ty;
+        /* Both keys, saying different things: transformers 4's LlamaConfig and Qwen2Config copy "type" over
+         * "rope_type" ("BC: if there is a 'type' field, copy it to 'rope_type'"), while transformers 5 keeps
+         * "rope_type" (standardize_rope_params: setdefault("rope_type", get("type", "default"))), so {"rope_type":
+         * "default", "type": "linear"} is linear scaling in one and plain RoPE in the other. It ran plain RoPE here
+         * with no word (a Llama user's pass), then {"type": "default", "rope_type": "yarn"} did (a review of the
+         * change): refused, naming both. Equal strings are one setting. */
+        int type_wins = t && ty && !(cJSON_IsString(t) && cJSON_IsString(ty) && !strcmp(t->valuestring, ty->valuestring));
+        if (type_wins) {
+            char a[64], b[64];
+            av_json_shown(a, sizeof a, ty);
+            av_json_shown(b, sizeof b, t);
+            return av_fail(err, AV_EUSAGE, "%s: %s has \"type\" %s and \"rope_type\" %s, which transformers reads "
+                           "differently by version (4 takes \"type\", 5 \"rope_type\") (allowed: null, or rope_type "
+                           "\"default\" with no other \"type\"; attnviz runs plain RoPE with rope_theta)", name,
+                           rope_keys[k], a, b);
+        }
+        if (!t) t = ty;
         /* {"rope_type": "default"} is plain RoPE in Hugging Face's transformers (ROPE_INIT_FUNCTIONS["default"]
          * takes rope_theta alone), which is what this forward runs: it was refused as "default" is not supported
          * (a reviewer's pass); transformers 5's rope_parameters {"rope_theta": θ} has no rope_type: the default */
@@ -87,9 +97,6 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
             const char *kind = cJSON_IsString(t) ? "" : cJSON_IsObject(j) && t ? " (an object whose rope_type is not a string)"
                              : cJSON_IsObject(j) ? " (an object with no rope_type)" : cJSON_IsString(j) ? " (a string)"
                              : cJSON_IsNumber(j) ? " (a number)" : cJSON_IsArray(j) ? " (an array)" : " (a boolean)";
-            if (type_wins) kind = cJSON_IsString(t) ? " (its \"type\", which transformers copies over its \"rope_type\")"
-                                                    : " (an object whose \"type\", which transformers copies over its "
-                                                      "\"rope_type\", is not a string)";
             av_json_shown(shown, sizeof shown, cJSON_IsString(t) ? t : j);
             return av_fail(err, AV_EUSAGE,
                            "%s: %s %s%s is not supported (allowed: null, or rope_type \"default\"; attnviz runs plain "
@@ -212,12 +219,16 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_int(&c->max_positions, root, "max_position_embeddings", 0, 1000000000, name, err)) ||
         (s = cfg_int(&c->bos_token_id, root, "bos_token_id", 0, 0, name, err)) ||
         (s = cfg_int(head_dim, root, "head_dim", 0, AV_MAX_D_MODEL, name, err)) ||
-        (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", NULL, "transformers' default 1e-06", name, err)) ||
-        (s = cfg_num(&c->rope_theta, root, "rope_theta", NULL, "transformers' default 10000", name, err)))
+        (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", NULL, "transformers' default 1e-06", name, err)))
         return s;
     c->rms_norm_eps_default = !cJSON_GetObjectItemCaseSensitive(root, "rms_norm_eps");
-    /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it */
+    /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it: with a
+     * number there, a top-level "rope_theta": null is not read (convert_rope_params_to_dict's setdefault keeps the
+     * nested one), and was refused here (from a review of the change) */
     const cJSON *rp = cJSON_GetObjectItemCaseSensitive(root, "rope_parameters"), *th;
+    int nested = cJSON_IsObject(rp) && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(rp, "rope_theta"));
+    if (!nested && (s = cfg_num(&c->rope_theta, root, "rope_theta", NULL, "transformers' default 10000", name, err)))
+        return s;
     if (cJSON_IsObject(rp) && (s = cfg_num(&c->rope_theta, rp, "rope_theta", "rope_parameters.rope_theta",
                                             "the top-level rope_theta, else transformers' default 10000", name, err)))
         return s;
