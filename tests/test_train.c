@@ -2506,12 +2506,19 @@ static void test_cli_train_ctrl_c_at_figures_leaves_no_old_figure(void **state) 
         assert_non_null(old[i]);
     }
     /* at the last of the model's renames (4; the signal waits for the set's end) and at train.csv's (5): the
-     * message said "not saved" in the moment after the renames, while the sort figures still stood */
+     * message said "not saved" in the moment after the renames, while the sort figures still stood; then it
+     * said the six files were "not written" while the sort run's stood there (a review of the change): the
+     * folder, read here, must hold the sort run's train.csv, and the message say whose they are */
     train_interrupted_at_rename(f, 4, NULL);
     char *err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
+    size_t csv_len;
+    char *csv = tu_slurp_file(tu_in(f, "m/train.csv"), &csv_len);
+    if (!csv || csv_len != old_len[0] || memcmp(csv, old[0], csv_len)) fail_msg("m/train.csv is not the sort run's");
+    free(csv);
     if (!strstr(err, "attnviz: interrupted: the trained model in ") || !strstr(err, "was saved, but train.csv, "
-        "curves.png, curves.svg, filmstrip.png, filmstrip.svg and attention.gif are not written: rerun the same command"))
+        "curves.png, curves.svg, filmstrip.png, filmstrip.svg and attention.gif are not written (those there are the "
+        "replaced model's): rerun the same command"))
         fail_msg("at the model's last rename, stderr: %s", err);
     free(err);
     train_interrupted_at_rename(f, 5, NULL);

@@ -1179,8 +1179,8 @@ static void output_names(char *out, size_t n, size_t from, size_t to) {
  * and curves.svg, but filmstrip.png, filmstrip.svg and attention.gif are not written: rerun ...". It said "its
  * training figures and train.csv are not all written" whichever were, unlike the error of a failure there (a
  * learner's pass: what is in DIR?). With --compare, in parentheses, what the other variant folders hold and that
- * the comparison is not written. */
-static void saved_message(char *msg, const run_state *r, int done) {
+ * the comparison is not written. stale (with done 0): see saved_message. */
+static void saved_message_of(char *msg, const run_state *r, int done, int stale) {
     size_t n_out = sizeof kTrainOutputs / sizeof kTrainOutputs[0];
     char cmp[400], with[160], missing[160];
     compare_not_written(cmp, sizeof cmp, r->o);
@@ -1194,10 +1194,29 @@ static void saved_message(char *msg, const run_state *r, int done) {
         return;
     }
     snprintf(msg, AV_INTERRUPT_MSG_MAX, "%sattnviz: interrupted: the trained model in %s was saved%s%s, but %s %s not "
-             "written%s%s%s%s: rerun the same command (the same seed gives the same model) to write them\n",
+             "written%s%s%s%s%s: rerun the same command (the same seed gives the same model) to write them\n",
              r->o->tty ? "\n" : "", AV_SHOWN_WORD(r->dir, 349), done ? " with " : "", with, missing,
-             n_out - (size_t)done == 1 ? "is" : "are", rest[0] ? " (" : "", rest, others[0] ? cmp : "",
-             rest[0] ? ")" : "");
+             n_out - (size_t)done == 1 ? "is" : "are", stale ? " (those there are the replaced model's)" : "",
+             rest[0] ? " (" : "", rest, others[0] ? cmp : "", rest[0] ? ")" : "");
+}
+
+/* saved_message_of with stale 0. With stale 1 (done 0) it adds that the files of kTrainOutputs's names in r->dir
+ * are the replaced model's (" (those there are the replaced model's)"): from the model's rename to remove_outputs
+ * an earlier run's train.csv and figures are still there, and a Ctrl-C said they were "not written" beside them
+ * (a review of the change). */
+static void saved_message(char *msg, const run_state *r, int done) {
+    saved_message_of(msg, r, done, 0);
+}
+
+/* 1 if dir holds any of kTrainOutputs (an earlier run's), else 0. */
+static int outputs_present(const char *dir) {
+    char path[4200];
+    struct stat st;
+    for (size_t i = 0; i < sizeof kTrainOutputs / sizeof kTrainOutputs[0]; i++) {
+        av_path_join(path, sizeof path, dir, kTrainOutputs[i]);
+        if (lstat(path, &st) == 0) return 1;
+    }
+    return 0;
 }
 
 /* Begin writing kTrainOutputs[*done] (a one-file av_afile_set, io/fileio.h): from the moment it is renamed into
@@ -1253,13 +1272,18 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
     compare_not_written(cmp, sizeof cmp, o);
     const char *sd = AV_SHOWN_WORD(dir, 349);
     const char *rest = others[0] ? others + 2 : cmp[0] ? cmp + 2 : ""; /* others begins "; " */
-    saved_message(msg, r, 0);
+    int stale = outputs_present(dir);
+    saved_message_of(msg, r, 0, stale);
     char other_dump[1024]; /* holds_dump_of_model's weights line, whole */
     int dumped = holds_dump_of_model(dir, other_dump, sizeof other_dump); /* before the model it names is replaced */
     av_status s = write_model(dir, &r->tr, o, task, held_out_rose(&r->log), msg, err);
     int written = !s; /* the model's files are in: an error from here on says so */
     if (!s) s = remove_outputs(dir, kTrainOutputs, sizeof kTrainOutputs / sizeof kTrainOutputs[0],
                                "written for the model this run replaced", err);
+    if (!s && stale) { /* they are gone: "not written" is now the whole truth */
+        saved_message(msg, r, 0);
+        av_interrupt_message(msg);
+    }
     if (!s && dumped == 1) s = remove_replaced_dump(dir, err);
     if (!s && dumped >= 2) note_kept_dump(dir, other_dump, dumped);
     if (!s) s = remove_foreign_tokenizer(dir, err);
