@@ -2863,7 +2863,10 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
         strlen(words[0]) + strlen(words[1]) + 2 > sizeof joined)
         return AV_OK;
     size_t at = (size_t)snprintf(joined, sizeof joined, "%s", words[0]);
-    for (; !real && k < n && k < 8 && strlen(words[k]) == 3 && strspn(words[k], "0123456789") == 3; k++)
+    /* a group that does not fit whole is not added: at past joined's end made sizeof joined - at wrap (a
+     * value of 80 digits, then 7 groups, wrote past joined) */
+    for (; !real && k < n && k < 8 && strlen(words[k]) == 3 && strspn(words[k], "0123456789") == 3 &&
+           at + 4 < sizeof joined; k++)
         at += (size_t)snprintf(joined + at, sizeof joined - at, " %s", words[k]);
     hint[0] = 0;
     if (k > 1 && strlen(words[0]) <= 3 && strspn(words[0], "0123456789") == strlen(words[0]))
