@@ -743,7 +743,8 @@ static const bad_case kCases[] = {
      * 1000000, past --steps' 1..1000000 when it is 2 000 000; --dpi 1 200 is 1200, past 50..600 */
     {"steps_space_grouped", 2, "--steps '4 000' is not a whole number (the ' ' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4 000"}, NULL, 0, NULL, 0},
     {"steps_space_grouped_split_by_shell", 2, "--steps '4 000': the shell split it at its space, so --steps got 4 and the next word, 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000", {"--train", "reverse", "--steps", "4", "000"}, NULL, 0, NULL, 0},
-    {"steps_space_grouped_split_without_train", 2, "--steps '4 000': the shell split it at its space, so --steps got 4 and the next word, 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000", {"--steps", "4", "000", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* without --train, --steps is refused as --train's first, as --steps 4000 would be: "type 4000" led to that */
+    {"steps_space_grouped_split_without_train", 2, "--steps is an option of --train; try: attnviz --train reverse --steps ... -o DIR", {"--steps", "4", "000", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_two_groups_split_out_of_range", 2, "--steps '2 000 000': the shell split it at its spaces, so --steps got 2 and the next words, 000 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take, and as 2000000 it is outside the allowed range too", {"--train", "reverse", "--steps", "2", "000", "000"}, NULL, 0, NULL, 0},
     /* a value of 80 digits then seven groups of three: no group fits the 96 bytes the groups are joined in, so
      * none is read as part of it (they wrote past it: ASan's stack-buffer-overflow in split_number under
@@ -755,6 +756,14 @@ static const bad_case kCases[] = {
     {"lr_percent_words_split_by_shell", 2, "--lr '百分之' is not a number (the shell split '百分之 5' at its space, and the next word, 5, went into the sentence; 百分之5 is 5 per cent: type 0.05); allowed: ", {"--train", "reverse", "--lr", "百分之", "5"}, NULL, 0, NULL, 0},
     {"lr_percent_sign_split_by_shell", 2, "--lr '5 %': the shell split it at its space, so --lr got 5 and the next word, %, went into the sentence; the '%' after the number is per cent: type 0.05", {"--train", "reverse", "--lr", "5", "%"}, NULL, 0, NULL, 0},
     {"steps_wan_split_by_shell", 2, "--steps '1 万': the shell split it at its space, so --steps got 1 and the next word, 万, went into the sentence; the 万 after the number is ten thousand: type the digits 10000", {"--train", "reverse", "--steps", "1", "万"}, NULL, 0, NULL, 0},
+    /* any other word after a number is the sentence, not a part of the number: the number's value is the same
+     * ("type 100" was what had been typed), so the message is the one for that sentence (from a review of the
+     * change: "the 我爱 after the number is not part of it: type 10") */
+    {"warmup_then_sentence_without_train", 2, "--warmup is an option of --train; try: attnviz --train reverse --warmup ... -o DIR", {"--warmup", "10", "我爱"}, NULL, 0, NULL, 0},
+    {"batch_then_sentence_without_train", 2, "--batch is an option of --train; try: attnviz --train reverse --batch ... -o DIR", {"--batch", "32", "我爱"}, NULL, 0, NULL, 0},
+    {"steps_then_sentence_with_train", 2, "--train takes no input text, but the sentence '我爱' is given", {"--train", "reverse", "--steps", "100", "我爱"}, NULL, 0, NULL, 0},
+    {"lr_then_sentence_with_train", 2, "--train takes no input text, but the sentence '我爱' is given", {"--train", "reverse", "--lr", "0.01", "我爱"}, NULL, 0, NULL, 0},
+    {"heads_then_measure_word_with_train", 2, "--train takes no input text, but the sentence '个' is given", {"--train", "reverse", "--heads", "2", "个"}, NULL, 0, NULL, 0},
     {"steps_fullwidth_comma_not_groups_no_guess", 2, "--steps '４，００' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "４，００"}, NULL, 0, NULL, 0},
     {"steps_comma_not_groups_no_guess", 2, "--steps '1,00' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1,00"}, NULL, 0, NULL, 0},
     /* a fraction written as a per cent or per mille: 5% = 5/100 = 0.05, ５％ the same in full-width forms (U+FF15,

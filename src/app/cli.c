@@ -628,7 +628,8 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * after the number is ten thousand: type the digits 10000)" (or "..., as the digits 15000 it is outside the allowed
  * range too"; nothing for a whole-number option's "1.23456万"). With real, a per cent or per mille ("5%", "５％",
  * "1‰", "百分之五", "千分之一") gets " (the '%' after the number is per cent: type 0.05)" or " (千分之一 is 1 per
- * mille: type 0.001)", or "..., as 2 it is outside the allowed range too". Else "". */
+ * mille: type 0.001)", or "..., as 2 it is outside the allowed range too". Else "". Returns 1 for a per cent,
+ * per mille or unit, whose hint names a value other than the digits typed (split_number: "--lr 5 %"), else 0. */
 /* 1 if s is "" or one to four ideographs, none a Chinese numeral's own character (av_utf8_chinese_numeral) nor
  * 半, in fewer than 32 bytes: the measure words after a number ("步", "个", "次"), as av_number_with_words reads
  * them. */
@@ -644,7 +645,7 @@ static int measure_words(const char *s) {
     return 1;
 }
 
-static void chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
+static int chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
     char num[64], post[32], words[64], whole[64], dig_w[64];
     int chinese = 1;
     size_t n = strlen(s), pt = strlen("点"); /* 点 and 點 are 3 bytes each */
@@ -663,7 +664,7 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
         if (is_decimal(whole, 1)) snprintf(num, sizeof num, "%s", whole);
         else if (!av_utf8_chinese_number(num, sizeof num, whole, 1) &&
                  !(av_utf8_halfwidth_text(num, sizeof num, whole, &other) > 0 && !other && is_decimal(num, 1)))
-            return;
+            return 0;
         double v = strtod(num, NULL) / kPer[i].div;
         char shown[40];
         snprintf(shown, sizeof shown, "%.15g", v);
@@ -673,7 +674,7 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
                      "too)", s, num, kPer[i].name, shown);
         else snprintf(out, cap, in ? " (the '%s' after the number is %s: type %s)" : " (the '%s' after the number is "
                       "%s: as %s it is outside the allowed range too)", kPer[i].mark, kPer[i].name, shown);
-        return;
+        return 1;
     }
     /* "1万", "1.5万", "3千": ASCII digits and one Chinese unit, as Chinese writes a round count (it said only "is
      * not a whole number"): the digits moved by the unit's places, on the text, not a double */
@@ -715,7 +716,7 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
         snprintf(out, cap, (open ? v > lo : v >= lo) && v <= hi ? " (the %s after the number is %s%s: type the %s"
                  "digits %s%s)" : " (the %s after the number is %s%s: as the %sdigits %s it is outside the allowed "
                  "range too)", kUnits[i].unit, kUnits[i].name, also, wide ? "half-width " : "", num, wide ? ", 半角" : "");
-        return;
+        return 1;
     }
     /* "十五点": the decimal point 点 (點) with no digit after it, the whole number before it (as float("15.") is 15;
      * it said "the 点 after the number is not part of it") */
@@ -726,10 +727,10 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
                  "after its decimal point %s: type the digits %s, 阿拉伯数字)" : " (it is written in Chinese numerals, "
                  "with no digit after its decimal point %s: as the digits %s it is outside the allowed range too)",
                  s + n - pt, num);
-        return;
+        return 0;
     }
     if (!av_utf8_chinese_number(num, sizeof num, s, real)) {
-        if (!av_number_with_words(s, real, num, sizeof num, &chinese, post)) return;
+        if (!av_number_with_words(s, real, num, sizeof num, &chinese, post)) return 0;
         snprintf(words, sizeof words, "the %s after the number is", post);
     } else {
         words[0] = 0;
@@ -750,6 +751,7 @@ static void chinese_hint(char *out, size_t cap, const char *s, int real, double 
     else if (in) snprintf(out, cap, " (it is written in Chinese numerals: type the digits %s, 阿拉伯数字)", num);
     else snprintf(out, cap, " (it is written in Chinese numerals, and as the digits %s it is outside the allowed "
                   "range too)", num);
+    return 0;
 }
 
 /* 1 if s is an ordinal, 第 then a whole number (ASCII spaces inside dropped) in ASCII digits, full-width digits
@@ -2850,16 +2852,18 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
  * sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000" when words[0]
  * is the accepted value of number option d and words[1..n) start with one or more words of three ASCII digits
  * that, joined to it by spaces, are a number grouped by thousands (grouping_hint; the SI's "4 000"), or with a word
- * that, joined to it without the space, is a number with a per cent or a unit or measure word after it
- * (chinese_hint: "--lr 5 %" is 5%, "type 0.05"; "--steps 1 万" is 1万, "type the digits 10000"), and the words
- * could not be a sentence anyway: d is --train's own or --train is given (o->train; it takes no text). Else AV_OK.
+ * that, joined to it without the space, is a number with a per cent or a unit after it, which change its value
+ * (chinese_hint's 1: "--lr 5 %" is 5%, "type 0.05"; "--steps 1 万" is 1万, "type the digits 10000"; not any
+ * other word, "--steps 100 我爱"), and the words could not be a sentence anyway: --train is given (o->train; it
+ * takes no text; without it, --train's own options are refused first by check_combinations). Else AV_OK.
  * `attnviz --train reverse --steps 4 000 -o DIR` said "--train takes no input text, but the sentence '000' is
- * given", and `--steps 4 000 我爱你` "--steps is an option of --train" (a Chinese-speaking learner's pass). */
+ * given" (a Chinese-speaking learner's pass). */
 static av_status split_number(const optdef *d, const av_options *o, char *const *words, int n, av_err *err) {
     char joined[96], hint[400], nw[96], shown[200];
-    int train_only = 0, k = 1, real = d->kind == OPT_DOUBLE;
-    for (size_t i = 0; i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++) train_only |= !strcmp(d->name, kTrainOnly[i]);
-    if ((d->kind != OPT_INT && d->kind != OPT_U64 && !real) || (o->train < 0 && !train_only) || n < 2 ||
+    int k = 1, real = d->kind == OPT_DOUBLE;
+    /* without --train, --train's own options are refused first (check_combinations): `--steps 4 000 我爱深度学习`
+     * was told "type 4000", and --steps 4000 then "--steps is an option of --train" */
+    if ((d->kind != OPT_INT && d->kind != OPT_U64 && !real) || o->train < 0 || n < 2 ||
         strlen(words[0]) + strlen(words[1]) + 2 > sizeof joined)
         return AV_OK;
     size_t at = (size_t)snprintf(joined, sizeof joined, "%s", words[0]);
@@ -2874,9 +2878,12 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
     if (!hint[0]) { /* "5 %", "1 万": one word, joined without the space */
         char one[96];
         snprintf(one, sizeof one, "%s%s", words[0], words[1]);
-        if (real) chinese_hint(hint, sizeof hint, one, 1, d->min, d->max, d->open);
-        else chinese_hint(hint, sizeof hint, one, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
-                          d->range_later ? HUGE_VAL : (double)d->hi, 0);
+        /* a per cent or a unit alone, whose value is not words[0]'s: "--steps 100 我爱" is told what --train
+         * says of any sentence, not "the 我爱 after the number is not part of it: type 100" */
+        if (!(real ? chinese_hint(hint, sizeof hint, one, 1, d->min, d->max, d->open)
+                   : chinese_hint(hint, sizeof hint, one, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
+                                  d->range_later ? HUGE_VAL : (double)d->hi, 0)))
+            hint[0] = 0;
         k = 2;
         snprintf(joined, sizeof joined, "%s %s", words[0], words[1]);
     }
