@@ -849,6 +849,12 @@ static const bad_case kCases[] = {
     {"figures_chinese_list_with_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures mean,heads, without --model); expected", {"--figures", "mean,热力图", "-m", "no-such-model", "3 1 >"}, NULL, 0, NULL, 0},
     {"figures_chinese_grid_with_model", 2, "'网格' is not a figure (网格 is grid: type --figures grid); expected", {"--model", "no-such-model", "--figures", "网格", "3 1 >"}, NULL, 0, NULL, 0},
     {"figures_chinese_model_list_without_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures model,heads, with --model); expected", {"--figures", "model,热力图", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a space after the comma, which read_figures takes ("heads, model" runs with --model): each name is read
+     * without it, so " model" needs --model, " mean" is refused by it and " 平均图" is mean (from a review of the
+     * change: no ", with --model", no ", without --model", and "type --figures 'heads, 平均图'") */
+    {"figures_chinese_space_model_without_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures 'heads, model', with --model); expected", {"--figures", "热力图, model", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_chinese_space_mean_with_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures 'heads, mean', without --model); expected", {"-m", "no-such-model", "--figures", "热力图, mean", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_chinese_two_with_a_space", 2, "'热力图' is not a figure (热力图 is heads: type --figures 'heads, mean'); expected", {"--figures", "热力图, 平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"positions_two_values_with_train", 2, "--positions 'none,learned' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions learned); expected", {"--train", "reverse", "--positions", "none,learned"}, NULL, 0, NULL, 0},
     {"compare_chinese_order_with_train", 2, "--compare '顺序' is not allowed (顺序 is order: type --compare order, without --train); expected", {"--train", "reverse", "--compare", "顺序"}, NULL, 0, NULL, 0},
     {"compare_two_values_without_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order); expected", {"--compare", "order,norm", "我爱你"}, NULL, 0, NULL, 0},

@@ -397,6 +397,7 @@ enum { CTX_TRAIN = 1, CTX_MODEL = 2 }; /* a hint's context: --train, --model on 
  * given (a --model's n_head is known once it is loaded); 0 otherwise (context_given) */
 #define CTX_HEADS_SHIFT 8
 static const char *model_refuses(const char *name);
+static const char *trim_separators(const char *p, size_t *len);
 
 /* 1 if --option VALUE runs in ctx (CTX_TRAIN, CTX_MODEL or neither; --train first, as it trains rather than
  * load): with --train what train_rule does not refuse, with --model (without --train) what kNotForModel and
@@ -441,16 +442,20 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
             cmd[0] = 0;
             for (const char *p = whole; k < sizeof cmd;) {
                 const char *end = av_utf8_list_sep(p, &sep), *put = NULL;
-                size_t n = end ? (size_t)(end - p) : strlen(p);
+                size_t n = end ? (size_t)(end - p) : strlen(p), tl = n;
+                /* the name without the spaces around it, as read_figures reads it: " model" of "热力图, model" was
+                 * no figure to runs_in, and " 平均图" of "热力图, 平均图" no Chinese word */
+                const char *t = trim_separators(p, &tl);
                 for (size_t j = 0; !put && j < sizeof kChineseChoice / sizeof kChineseChoice[0]; j++)
-                    if (!strcmp(kChineseChoice[j].option, option) && strlen(kChineseChoice[j].word) == n &&
-                        !strncmp(kChineseChoice[j].word, p, n))
+                    if (!strcmp(kChineseChoice[j].option, option) && strlen(kChineseChoice[j].word) == tl &&
+                        !strncmp(kChineseChoice[j].word, t, tl))
                         put = kChineseChoice[j].value;
                 char one[32];
-                snprintf(one, sizeof one, "%.*s", put ? (int)strlen(put) : (int)(n < sizeof one ? n : 0), put ? put : p);
+                snprintf(one, sizeof one, "%.*s", put ? (int)strlen(put) : (int)(tl < sizeof one ? tl : 0), put ? put : t);
                 refused |= !(ctx & CTX_TRAIN) && !runs_in(option, one, ctx);
-                k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%.*s%.*s", put ? (int)strlen(put) : (int)n,
-                                      put ? put : p, end ? (int)sep : 0, end ? end : "");
+                k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%.*s%.*s%.*s%.*s", (int)(t - p), p,
+                                      put ? (int)strlen(put) : (int)tl, put ? put : t, (int)(p + n - (t + tl)), t + tl,
+                                      end ? (int)sep : 0, end ? end : "");
                 if (!end) break;
                 p = end + sep;
             }
