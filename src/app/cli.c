@@ -426,7 +426,10 @@ static int runs_in(const char *option, const char *value, int ctx) {
  * second spelling, as for full-width letters. A value of train_rule's ends in ", with --train", or with ctx's
  * CTX_TRAIN (--train is on the command line) in ", without --train" (`--train reverse --compare 顺序` said "type
  * --compare order", which --train refuses); one that --model refuses, with CTX_MODEL alone, in ", without --model"
- * (`--model DIR --compare 位置` said "type --compare positions"). */
+ * (`--model DIR --compare 位置` said "type --compare positions"). A list with a name that --model refuses and one
+ * that needs it runs neither way: " (平均图 is mean; mean is for the single layer and model draws every layer of a
+ * --model: they cannot be drawn in one run, so run attnviz once for each)" (`--figures 平均图,model` said ", with
+ * --model", and with --model ", without --model"). */
 static void chinese_choice_hint(char *out, size_t cap, const char *option, const char *typed, size_t len,
                                 const char *whole, int ctx) {
     out[0] = 0;
@@ -436,6 +439,8 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
             continue;
         char cmd[192];
         int refused = 0; /* a name of whole that does not run in ctx: "--model DIR --figures 网格,平均图" */
+        char single[32] = ""; /* the first name refused with --model (mean), when another needs it (model) */
+        int needs_model = 0;
         if (whole) { /* each name of the list that is a Chinese word in its English: "热力图，网格" said "type
                       * --figures heads，网格", a command refused again */
             size_t k = 0, sep;
@@ -453,6 +458,8 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
                 char one[32];
                 snprintf(one, sizeof one, "%.*s", put ? (int)strlen(put) : (int)(tl < sizeof one ? tl : 0), put ? put : t);
                 refused |= !(ctx & CTX_TRAIN) && !runs_in(option, one, ctx);
+                if (!single[0] && !runs_in(option, one, CTX_MODEL)) snprintf(single, sizeof single, "%s", one);
+                needs_model |= !runs_in(option, one, 0);
                 k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%.*s%.*s%.*s%.*s", (int)(t - p), p,
                                       put ? (int)strlen(put) : (int)tl, put ? put : t, (int)(p + n - (t + tl)), t + tl,
                                       end ? (int)sep : 0, end ? end : "");
@@ -469,7 +476,12 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
                            : !(ctx & CTX_TRAIN) && (refused || !runs_in(option, kChineseChoice[i].value, ctx))
                                ? (ctx & CTX_MODEL ? ", without --model" : ", with --model")
                                                                                                   : "";
-        if (strlen(shown) > 160) /* a long --figures list: the word alone */
+        if (!(ctx & CTX_TRAIN) && single[0] && needs_model) /* "平均图,model": refused with --model and without it,
+                                                             * as parse_figures and check_combinations say */
+            snprintf(out, cap, " (%s is %s; %s is for the single layer and model draws every layer of a --model: they "
+                     "cannot be drawn in one run, so run attnviz once for each)", kChineseChoice[i].word,
+                     kChineseChoice[i].value, single);
+        else if (strlen(shown) > 160) /* a long --figures list: the word alone */
             snprintf(out, cap, " (%s is %s%s)", kChineseChoice[i].word, kChineseChoice[i].value, with);
         else
             snprintf(out, cap, " (%s is %s: type --%s %.160s%s)", kChineseChoice[i].word, kChineseChoice[i].value,
