@@ -832,22 +832,30 @@ void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, l
     snprintf(counts, sizeof counts, option ? "--%s counts" : "token indices count", option ? option : "");
     snprintf(type, sizeof type, option ? "type --%s " : "type ", option ? option : "");
     long long index = chinese ? v - 1 : v;
-    char to[96];
-    if (hi >= 0 && index > hi) snprintf(to, sizeof to, "as %lld it is outside 0..%lld too", index, hi);
+    char to[160];
+    /* past hi, an option's index is named as index_name_hint names it: `--heads 4 --head 第五` said "type --head 4" */
+    int past = hi >= 0 && index > hi, named = past && option;
+    if (named) {
+        snprintf(counts, sizeof counts, "%ss are numbered", option);
+        snprintf(to, sizeof to, "%lld is outside 0..%lld, so the %s %s is --%s %lld", index, hi,
+                 hi == 0 ? "only" : "last", option, option, hi);
+    } else if (past) snprintf(to, sizeof to, "as %lld it is outside 0..%lld too", index, hi);
     else snprintf(to, sizeof to, "%s%lld", type, index);
     /* 第1个 is index 1 as the docs write 第 1 层, and the 1st as 第一个 is: from 1 the other index is named too
-     * (`--head 第1个` named index 1 alone, where --head 第一个 said index 0) */
+     * (`--head 第1个` named index 1 alone, where --head 第一个 said index 0); past hi that is the last one, named */
     char also[224] = "";
-    if (!chinese && v >= 1 && (hi < 0 || v - 1 <= hi))
+    if (!chinese && !named && v >= 1 && (hi < 0 || v - 1 <= hi))
         snprintf(also, sizeof also, "; %s from 0 (the docs' 第 0 层 is layer 0): for the %lld%s, %s%lld", counts, v, th,
                  type, v - 1);
+    const char *and_ = named ? ", and " : "", *wide_w = wide ? ", and it is typed in full-width characters" : "",
+               *half = wide && !named ? ", 半角" : "";
     if (chinese && strlen(s) < 64) /* 1st, 2nd, 3rd, 11th, 12th, 13th, 21st */
         snprintf(out, cap, " (%s is the %lld%s, and %s from 0: %s)", s, v, th, counts, to);
     else if (chinese) snprintf(out, cap, " (%s from 0: %s)", counts, to);
-    else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it%s: %s%s%s)", post,
-                               wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "", also);
-    else snprintf(out, cap, " (the 第 before the number is not part of it%s: %s%s%s)",
-                  wide ? ", and it is typed in full-width characters" : "", to, wide ? ", 半角" : "", also);
+    else if (post[0]) snprintf(out, cap, " (the 第 and %s around the number are not part of it%s%s%s%s: %s%s%s)", post,
+                               wide_w, and_, named ? counts : "", named ? " from 0" : "", to, half, also);
+    else snprintf(out, cap, " (the 第 before the number is not part of it%s%s%s%s: %s%s%s)", wide_w, and_,
+                  named ? counts : "", named ? " from 0" : "", to, half, also);
 }
 
 /* " (the H before the number is not part of it, as in the training log's L0 H3: type --head 3)" into out (cap
@@ -896,13 +904,20 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, int 
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0);
         if (!hint[0]) grouping_hint(hint, sizeof hint, s, d->range_later ? LLONG_MIN : d->lo,
                                     d->range_later ? LLONG_MAX : d->hi); /* "--steps 4,000" */
-        if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, -1); /* "第一个" */
+        int heads = !strcmp(d->name, "head") ? ctx >> CTX_HEADS_SHIFT : 0; /* 0: not known, or not --head */
+        if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, heads - 1); /* "第一个" */
         if (!hint[0] && !strcmp(d->name, "head")) index_name_hint(hint, sizeof hint, "head", s, ctx >> CTX_HEADS_SHIFT); /* "H3", "头3" */
         if (!hint[0] && strcmp(d->name, "head")) /* "--heads 第八": a count, the 8th's number */
             count_ordinal_hint(hint, sizeof hint, d->name, s, d->lo, d->hi);
-        if (!hint[0]) /* "--heads 八"; a range checked later (--head) takes any */
-            chinese_hint(hint, sizeof hint, s, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
-                         d->range_later ? HUGE_VAL : (double)d->hi, 0);
+        if (!hint[0]) { /* "--heads 八"; a range checked later (--head) takes any, but the heads in use */
+            chinese_hint(hint, sizeof hint, s, 0, heads > 0 ? 0 : d->range_later ? -HUGE_VAL : (double)d->lo,
+                         heads > 0 ? heads - 1 : d->range_later ? HUGE_VAL : (double)d->hi, 0);
+            char any[400]; /* --head 五 of 4 heads: outside them ("type the digits 5" named a refused --head) */
+            if (hint[0] && heads > 0 && (chinese_hint(any, sizeof any, s, 0, -HUGE_VAL, HUGE_VAL, 0), strcmp(any, hint)) &&
+                strlen(hint) + 64 < sizeof hint)
+                snprintf(hint + strlen(hint) - 1, sizeof hint - strlen(hint) + 1, "; heads are numbered from 0, so the "
+                         "%s head is --head %d)", heads == 1 ? "only" : "last", heads - 1);
+        }
         if (!hint[0] && whole_with_point(point, sizeof point, d->name, s, d->lo, d->hi)) {
             if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
             return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
@@ -2846,7 +2861,7 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     memcpy(joined, value, vl), joined[vl] = ' ', memcpy(joined + vl + 1, next, strlen(next) + 1);
     int index = !strcmp(d->name, "head") || !strcmp(d->name, "layer");
     hint[0] = 0;
-    if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, -1); /* "第 一" */
+    if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, strcmp(d->name, "head") ? -1 : (ctx >> CTX_HEADS_SHIFT) - 1); /* "第 一" */
     if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined, strcmp(d->name, "head") ? 0 : ctx >> CTX_HEADS_SHIFT);
     if (!index && d->kind != OPT_DOUBLE) count_ordinal_hint(hint, sizeof hint, d->name, joined, d->lo, d->hi); /* "--heads 第 八" */
     if (d->kind == OPT_DOUBLE) { /* "--lr 百分之 5": 百分之5, as one word is told (chinese_hint) */

@@ -243,7 +243,9 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * number is in ASCII digits, as the Chinese docs write an index (第 0 层 is --layer 0, 第 1 层 --layer 1:
  * docs/train.zh.md), from 1 followed by the index of the Nth counted from 1, as 第一个 is read ("; --layer counts
  * from 0 (the docs' 第 0 层 is layer 0): for the 1st, type --layer 0", left out past hi). option: the option's name, or NULL for --explain's token index ("token indices count from 0:
- * type 0"); hi >= 0: the last index allowed, past it "and as 9 it is outside 0..5 too". ASCII spaces inside are
+ * type 0"); hi >= 0: the last index allowed, past it "and as 9 it is outside 0..5 too", or with an option as
+ * index_name_hint names it, "(第五 is the 5th, and heads are numbered from 0: 4 is outside 0..3, so the last head
+ * is --head 3)" (`--heads 4 --head 第五` said "type --head 4", which is refused). ASCII spaces inside are
  * dropped ("第 0 层"). Else "". "--layer 第一层", "--head 第一个" and "--explain 第一个,第二个" said only that the value
  * is no number or token (a Chinese-speaking learner's pass): the value stays refused, the hint names the index. */
 void av_ordinal_hint(char *out, size_t cap, const char *option, const char *s, long long hi);
