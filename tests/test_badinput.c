@@ -744,7 +744,7 @@ static const bad_case kCases[] = {
     {"steps_space_grouped", 2, "--steps '4 000' is not a whole number (the ' ' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4 000"}, NULL, 0, NULL, 0},
     {"steps_space_grouped_split_by_shell", 2, "--steps '4 000': the shell split it at its space, so --steps got 4 and the next word, 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000", {"--train", "reverse", "--steps", "4", "000"}, NULL, 0, NULL, 0},
     /* without --train, --steps is refused as --train's first, as --steps 4000 would be: "type 4000" led to that */
-    {"steps_space_grouped_split_without_train", 2, "--steps is an option of --train; try: attnviz --train reverse --steps ... -o DIR", {"--steps", "4", "000", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_space_grouped_split_without_train", 2, "--steps is an option of --train; try: attnviz --train reverse --steps 4 -o runs/reverse", {"--steps", "4", "000", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_two_groups_split_out_of_range", 2, "--steps '2 000 000': the shell split it at its spaces, so --steps got 2 and the next words, 000 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take, and as 2000000 it is outside the allowed range too", {"--train", "reverse", "--steps", "2", "000", "000"}, NULL, 0, NULL, 0},
     /* a value of 80 digits then seven groups of three: no group fits the 96 bytes the groups are joined in, so
      * none is read as part of it (they wrote past it: ASan's stack-buffer-overflow in split_number under
@@ -759,8 +759,8 @@ static const bad_case kCases[] = {
     /* any other word after a number is the sentence, not a part of the number: the number's value is the same
      * ("type 100" was what had been typed), so the message is the one for that sentence (from a review of the
      * change: "the 我爱 after the number is not part of it: type 10") */
-    {"warmup_then_sentence_without_train", 2, "--warmup is an option of --train; try: attnviz --train reverse --warmup ... -o DIR", {"--warmup", "10", "我爱"}, NULL, 0, NULL, 0},
-    {"batch_then_sentence_without_train", 2, "--batch is an option of --train; try: attnviz --train reverse --batch ... -o DIR", {"--batch", "32", "我爱"}, NULL, 0, NULL, 0},
+    {"warmup_then_sentence_without_train", 2, "--warmup is an option of --train; try: attnviz --train reverse --warmup 10 -o runs/reverse", {"--warmup", "10", "我爱"}, NULL, 0, NULL, 0},
+    {"batch_then_sentence_without_train", 2, "--batch is an option of --train; try: attnviz --train reverse --batch 32 -o runs/reverse", {"--batch", "32", "我爱"}, NULL, 0, NULL, 0},
     {"steps_then_sentence_with_train", 2, "--train takes no input text, but the sentence '我爱' is given", {"--train", "reverse", "--steps", "100", "我爱"}, NULL, 0, NULL, 0},
     {"lr_then_sentence_with_train", 2, "--train takes no input text, but the sentence '我爱' is given", {"--train", "reverse", "--lr", "0.01", "我爱"}, NULL, 0, NULL, 0},
     {"heads_then_measure_word_with_train", 2, "--train takes no input text, but the sentence '个' is given", {"--train", "reverse", "--heads", "2", "个"}, NULL, 0, NULL, 0},
