@@ -3981,16 +3981,20 @@ static void test_train_hints_paste_as_typed(void **state) {
     av_options o;
     av_err err = {{0}};
     static const struct {
-        const char *args[8];
+        const char *args[10];
         const char *want;
-        const char *paste[10]; /* the command the message gives, as the shell splits it, without "attnviz" */
+        const char *paste[12]; /* the command the message gives, as the shell splits it, without "attnviz" */
     } cases[] = {
         {{"--steps", "100", "hi", NULL}, "--steps is an option of --train; try: attnviz --train reverse --steps 100 "
          "-o runs/reverse", {"--train", "reverse", "--steps", "100", "-o", "runs/reverse", NULL}},
-        /* every --train option given goes into the command, not only the first */
-        {{"--lr", "1e-3", "--batch", "8", "hi", NULL}, "--batch is an option of --train; try: attnviz --train reverse "
-         "--batch 8 --lr 0.001 -o runs/reverse", {"--train", "reverse", "--batch", "8", "--lr", "0.001", "-o",
+        /* every --train option given goes into the command, not only the first, in the order typed, each value as
+         * typed ("--batch 8 --lr 0.001" before; %g wrote 1.23456789e-4 as 0.000123457) */
+        {{"--lr", "1e-3", "--batch", "8", "hi", NULL}, "--lr is an option of --train; try: attnviz --train reverse "
+         "--lr 1e-3 --batch 8 -o runs/reverse", {"--train", "reverse", "--lr", "1e-3", "--batch", "8", "-o",
          "runs/reverse", NULL}},
+        {{"--norm=post", "--lr", "1.23456789e-4", "--steps", "5", "hi", NULL}, "--norm is an option of --train; try: "
+         "attnviz --train reverse --norm post --lr 1.23456789e-4 --steps 5 -o runs/reverse", {"--train", "reverse",
+         "--norm", "post", "--lr", "1.23456789e-4", "--steps", "5", "-o", "runs/reverse", NULL}},
         {{"--train", "induction", "--model", "m", NULL}, "--train makes a model folder and --model runs one; give one "
          "of them: attnviz --train induction -o m, then attnviz --model m \"k q a z m k q a\"",
          {"--model", "m", "k q a z m k q a", NULL}},
@@ -4000,8 +4004,27 @@ static void test_train_hints_paste_as_typed(void **state) {
         if (strcmp(err.msg, cases[i].want) != 0) fail_msg("case %zu: '%s', want '%s'", i, err.msg, cases[i].want);
         av_options_free(&o);
         if (parse(&o, &err, cases[i].paste) != AV_OK) fail_msg("case %zu: the pasted command fails: %s", i, err.msg);
+        if (i == 2 && (o.lr != 1.23456789e-4 || o.steps != 5 || o.norm != 1 /* post */)) fail_msg("lr %g", o.lr);
         av_options_free(&o);
     }
+    /* a value too long to cut is given whole ("--steps 000...000" of 62 bytes, the 72-digit 10 cut, is --steps
+     * 0), and one too long for the message is left out and named, not cut */
+    char steps[600], want[700];
+    memset(steps, '0', 70), strcpy(steps + 70, "10");
+    assert_int_equal(parse(&o, &err, (const char *[]){"--steps", steps, "hi", NULL}), AV_EUSAGE);
+    snprintf(want, sizeof want, "--steps is an option of --train; try: attnviz --train reverse --steps %s -o "
+             "runs/reverse", steps);
+    assert_string_equal(err.msg, want);
+    av_options_free(&o);
+    assert_int_equal(parse(&o, &err, (const char *[]){"--train", "reverse", "--steps", steps, "-o", "runs/reverse",
+                                                      NULL}), AV_OK);
+    assert_int_equal(o.steps, 10);
+    av_options_free(&o);
+    memset(steps, '0', 500), strcpy(steps + 500, "10");
+    assert_int_equal(parse(&o, &err, (const char *[]){"--steps", steps, "--lr", "1e-3", "hi", NULL}), AV_EUSAGE);
+    assert_string_equal(err.msg, "--steps is an option of --train; try: attnviz --train reverse --lr 1e-3 -o "
+                                 "runs/reverse (add your --steps: too long to repeat here)");
+    av_options_free(&o);
     /* the warnings' commands: --dump's folder as typed, and a prompt, where they said "--dump ..." */
     assert_int_equal(parse(&o, &err, (const char *[]){"--train", "sort", "--dump", "d", "--title", "t", "-o", "out",
                                                       NULL}), AV_OK);
@@ -4013,6 +4036,23 @@ static void test_train_hints_paste_as_typed(void **state) {
                                  "attnviz --model out --title t \"3 1 4 1 5 >\"");
     av_options_free(&o);
     assert_int_equal(parse(&o, &err, (const char *[]){"--model", "out", "--dump", "d", "3 1 4 1 5 >", NULL}), AV_OK);
+    av_options_free(&o);
+    /* a --dump folder of 80 d's whole in the command (cut to 50 and "...", pasted it made another folder), a
+     * --title of 300 x's left out of it and named (the prose keeps its cut with the mark) */
+    char dump[81], title[301], x49[50];
+    memset(dump, 'd', 80), dump[80] = 0, memset(title, 'x', 300), title[300] = 0, memset(x49, 'x', 49), x49[49] = 0;
+    assert_int_equal(parse(&o, &err, (const char *[]){"--train", "sort", "--dump", dump, "--title", title, "-o",
+                                                      "out", NULL}), AV_OK);
+    assert_int_equal(av_unused_options(&o, msgs), 2);
+    snprintf(want, sizeof want, "--dump %.50s... has no effect with --train; dump a run of the trained folder: "
+             "attnviz --model out --dump %s \"3 1 4 1 5 >\"", dump, dump);
+    assert_string_equal(msgs[0], want);
+    snprintf(want, sizeof want, "--title %s... has no effect with --train; use it on a run of the trained folder: "
+             "attnviz --model out \"3 1 4 1 5 >\" (add your --title: too long to repeat here)", x49);
+    assert_string_equal(msgs[1], want);
+    av_options_free(&o);
+    assert_int_equal(parse(&o, &err, (const char *[]){"--model", "out", "--dump", dump, "3 1 4 1 5 >", NULL}), AV_OK);
+    assert_string_equal(o.dump_dir, dump);
     av_options_free(&o);
 }
 

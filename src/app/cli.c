@@ -2332,8 +2332,37 @@ static av_status check_words(int argc, char **argv, av_err *err) {
 static const char *const kTrainOnly[] = {"layers", "steps", "batch", "lr", "weight-decay", "schedule", "warmup", "norm"};
 static void option_text(char *buf, size_t n, const av_options *o, const char *name);
 
-/* Rules that involve more than one option. */
-static av_status check_combinations(const av_options *o, av_err *err) {
+/* "--NAME VALUE" of the given option `name` for a command to paste, into buf (n bytes, NUL included): the value as
+ * typed (o->typed, the word getopt gave: an --lr of 1.23456789e-4 stays so, where %g wrote 0.000123457) as one
+ * whole shell word (whole_paste_word), or "--NAME" alone for an option without a value; returns 1, or 0 with buf
+ * "" when that does not fit in n - 1 bytes, as a value cut to fit pastes back as another one (`--steps` of 70 0's
+ * and "10" was cut to "--steps 000...000", which is --steps 0; a --dump folder of 80 d's cut to 50 made another
+ * folder: a review's findings). No errors. */
+static int pasted_option(char *buf, size_t n, const av_options *o, const char *name) {
+    int row = long_option_row(name, strlen(name));
+    const char *v = row >= 0 && (o->given >> row & 1u) ? o->typed[row] : NULL;
+    char word[400];
+    buf[0] = 0;
+    if (v && !whole_paste_word(word, sizeof word, v)) return 0;
+    int k = v ? snprintf(buf, n, "--%s %s", name, word) : snprintf(buf, n, "--%s", name);
+    if (k < 0 || (size_t)k >= n) return buf[0] = 0, 0;
+    return 1;
+}
+
+/* Where the value of the given option `row` is among argv[0..argc) (getopt_long keeps the options' order as it
+ * moves the words): the index of the word that holds o->typed[row] ("8", or "--lr=1e-3"), else argc. */
+static int typed_at(const av_options *o, int row, int argc, char **argv) {
+    for (int i = 0; o->typed[row] && i < argc; i++)
+        for (const char *c = argv[i];; c++) {
+            if (c == o->typed[row]) return i;
+            if (!*c) break;
+        }
+    return argc;
+}
+
+/* Rules that involve more than one option. argv[0..argc) are the words after getopt_long (the options before the
+ * sentence's words, in the order typed). */
+static av_status check_combinations(const av_options *o, int argc, char **argv, av_err *err) {
     /* --train warns about these instead, as about every option it does not use (unused_with_train) */
     if (o->train < 0 && !o->model_dir && av_option_given(o, "layer"))
         return av_fail(err, AV_EUSAGE, "--layer picks a layer of a --model; the single attention layer has none (add --model DIR)");
@@ -2363,20 +2392,30 @@ static av_status check_combinations(const av_options *o, av_err *err) {
                        o->heads == 1 ? "is" : "are", o->heads, o->heads == 1 ? "" : "s", hint);
     }
     if (o->verbose && o->quiet) return av_fail(err, AV_EUSAGE, "-v/--verbose and -q/--quiet cannot be used together");
-    /* the command to try holds every --train option given, as typed: it said "attnviz --train reverse --steps ...
-     * -o DIR", whose "..." a pasted command took as --steps's value (a learner's pass) */
-    char given[400] = "", word[1200];
-    const char *first = NULL;
+    /* the command to try holds every --train-only option given (kTrainOnly), in the order typed, each value as
+     * typed and whole (pasted_option): it said "attnviz --train reverse --steps ... -o DIR", whose "..." a pasted
+     * command took as --steps's value (a learner's pass); one too long for the message is left out, and named */
+    char given[400] = "", left[200] = "", word[1200];
+    const char *firsts = NULL;
+    size_t rows[sizeof kTrainOnly / sizeof kTrainOnly[0]], n_rows = 0;
     for (size_t i = 0; o->train < 0 && i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++) {
         if (!av_option_given(o, kTrainOnly[i])) continue;
-        size_t k = strlen(given);
-        option_text(given + k, sizeof given - k > 62 ? 62 : sizeof given - k, o, kTrainOnly[i]);
-        strncat(given, " ", sizeof given - strlen(given) - 1);
-        if (!first) first = kTrainOnly[i];
+        size_t row = (size_t)long_option_row(kTrainOnly[i], strlen(kTrainOnly[i])), k = n_rows++;
+        for (; k > 0 && typed_at(o, (int)rows[k - 1], argc, argv) > typed_at(o, (int)row, argc, argv); k--)
+            rows[k] = rows[k - 1];
+        rows[k] = row;
     }
-    if (first)
-        return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse %s-o runs/reverse",
-                       first, given);
+    for (size_t i = 0; i < n_rows; i++) {
+        size_t k = strlen(given);
+        if (!firsts) firsts = kOpts[rows[i]].name;
+        if (pasted_option(given + k, sizeof given - k - 1, o, kOpts[rows[i]].name)) strcat(given, " ");
+        else snprintf(left + strlen(left), sizeof left - strlen(left), "%s--%s", left[0] ? ", " : "",
+                      kOpts[rows[i]].name);
+    }
+    if (firsts)
+        return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse %s-o runs/reverse%s%s%s",
+                       firsts, given, left[0] ? " (add your " : "", left,
+                       left[0] ? ": too long to repeat here)" : "");
     if (o->train >= 0 && o->model_dir) { /* the task and folder given, and a prompt of the task: "TASK", "DIR" and
                                           * "..." ran as typed only to fail */
         av_shell_word(word, sizeof word, av_option_given(o, "outdir") ? o->outdir : o->model_dir);
@@ -2533,11 +2572,17 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
                                              "dpi", "scale", "help", "version"};
     int n = 0;
     char opt[61], dir[1200]; /* opt: "--NAME VALUE" of 60 bytes at most, as the warnings below have room for */
+    /* paste: the option again for the command to paste, whole as typed (pasted_option), where opt's cut one
+     * ("--dump ddd...", 50 of 80 d's) made another folder; too long for the message beside a 1200-byte folder (160
+     * bytes), it is left out of the command and named after it: "(add your --dump: too long to repeat here)" */
+    char paste[160];
     trained_folder_word(dir, sizeof dir, o);
     if (o->dump_dir) {
         option_text(opt, 61, o, "dump");
+        int whole = pasted_option(paste, sizeof paste, o, "dump");
         snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; dump a run of the trained folder: "
-                 "attnviz --model %s %s \"%s\"", opt, dir, opt, av_task_prompt_text(o->train));
+                 "attnviz --model %s %s%s\"%s\"%s", opt, dir, paste, whole ? " " : "", av_task_prompt_text(o->train),
+                 whole ? "" : " (add your --dump: too long to repeat here)");
     }
     if (o->causal)
         snprintf(msgs[n++], AV_WARNING_MAX, "--causal has no effect with --train: the trained model is always causal (GPT-2)");
@@ -2574,6 +2619,9 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
         int heads = !strcmp(name, "head") && !av_option_given(o, "heads") && train_heads_run(o, o->head);
         int fixed = !strcmp(name, "format") || !strcmp(name, "cmap");
         given_text(opt, model_refuses(name) ? 51 : fixed ? 21 : layers || heads ? 25 : 61, o, name);
+        int whole = pasted_option(paste, sizeof paste, o, name);
+        const char *add = whole ? "" : " (add your --", *add_name = whole ? "" : name,
+                   *add_why = whole ? "" : ": too long to repeat here)"; /* after the command */
         char typed[24];
         if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: it is for one attention layer, "
@@ -2583,8 +2631,8 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
              * --model draws the model's maps, and nothing redraws the training figures (their snapshots are
              * not kept): a figure-maker's report. --dpi and --scale do apply to them */
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: its figures are fixed (PNG + SVG, "
-                     "viridis); the trained model's maps take it: attnviz --model %s %s \"%s\"", opt, dir, opt,
-                     av_task_prompt_text(o->train));
+                     "viridis); the trained model's maps take it: attnviz --model %s %s%s\"%s\"%s%s%s", opt, dir, paste,
+                     whole ? " " : "", av_task_prompt_text(o->train), add, add_name, add_why);
         /* "--train reverse --layer 3", --layers' neighbour (as --head is --heads'): it trained the default 2
          * layers, and the warning pointed only at --model */
         else if (layers)
@@ -2597,7 +2645,8 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
                      "head of attnviz --model %s)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head), dir);
         else
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; use it on a run of the trained folder: "
-                     "attnviz --model %s %s \"%s\"", opt, dir, opt, av_task_prompt_text(o->train));
+                     "attnviz --model %s %s%s\"%s\"%s%s%s", opt, dir, paste, whole ? " " : "",
+                     av_task_prompt_text(o->train), add, add_name, add_why);
     }
     return n;
 }
@@ -3016,7 +3065,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     if (o->help || o->version) return AV_OK;
     if ((st = check_lookalike_dashes(optind, argc, argv, err))) return st;
     if (split_row >= 0 && (st = split_number(&kOpts[split_row], o, split_words, split_n, err))) return st;
-    if ((st = check_combinations(o, err))) return st;
+    if ((st = check_combinations(o, argc, argv, err))) return st;
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
         char dir[1200]; /* the folder it trains, to paste */
         trained_folder_word(dir, sizeof dir, o);
