@@ -3964,8 +3964,9 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
     assert_string_equal(msgs[0], "--kernel flash has no effect with --train: it trains with blas (or --kernel reference)");
     av_options_free(&o);
     expect_usage((const char *[]){"--train", "reverse", "--model", "m", NULL},
-                 "--train makes a model folder and --model runs one; give one of them: attnviz --train reverse -o m, "
-                 "then attnviz --model m \"3 1 4 1 5 >\"");
+                 "--train makes a model folder and --model runs one; give one of them: attnviz --train reverse -o "
+                 "runs/reverse, then attnviz --model runs/reverse \"3 1 4 1 5 >\", or run m: attnviz --model m "
+                 "\"3 1 4 1 5 >\"");
     assert_int_equal(parse(&o, &err, (const char *[]){"--html", "--no-plot", "--prefix", "p_", "hi", NULL}), AV_OK);
     assert_int_equal(av_unused_options(&o, msgs), 0);
     av_options_free(&o);
@@ -3995,9 +3996,16 @@ static void test_train_hints_paste_as_typed(void **state) {
         {{"--norm=post", "--lr", "1.23456789e-4", "--steps", "5", "hi", NULL}, "--norm is an option of --train; try: "
          "attnviz --train reverse --norm post --lr 1.23456789e-4 --steps 5 -o runs/reverse", {"--train", "reverse",
          "--norm", "post", "--lr", "1.23456789e-4", "--steps", "5", "-o", "runs/reverse", NULL}},
+        /* without -o, not "-o m": pasted, that retrained into the --model folder m and replaced its model */
         {{"--train", "induction", "--model", "m", NULL}, "--train makes a model folder and --model runs one; give one "
-         "of them: attnviz --train induction -o m, then attnviz --model m \"k q a z m k q a\"",
-         {"--model", "m", "k q a z m k q a", NULL}},
+         "of them: attnviz --train induction -o runs/induction, then attnviz --model runs/induction \"k q a z m k q "
+         "a\", or run m: attnviz --model m \"k q a z m k q a\"", {"--model", "m", "k q a z m k q a", NULL}},
+        {{"--train", "reverse", "--model", "r1", "9", "8", "7", ">", NULL}, "--train makes a model folder and --model "
+         "runs one; give one of them: attnviz --train reverse -o runs/reverse, then attnviz --model runs/reverse "
+         "\"3 1 4 1 5 >\", or run r1: attnviz --model r1 \"9 8 7 >\"", {"--model", "r1", "9 8 7 >", NULL}},
+        {{"--train", "reverse", "--model", "r1", "-o", "out", NULL}, "--train makes a model folder and --model runs "
+         "one; give one of them: attnviz --train reverse -o out, then attnviz --model out \"3 1 4 1 5 >\"",
+         {"--train", "reverse", "-o", "out", NULL}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(parse(&o, &err, cases[i].args), AV_EUSAGE);
@@ -4024,6 +4032,18 @@ static void test_train_hints_paste_as_typed(void **state) {
     assert_int_equal(parse(&o, &err, (const char *[]){"--steps", steps, "--lr", "1e-3", "hi", NULL}), AV_EUSAGE);
     assert_string_equal(err.msg, "--steps is an option of --train; try: attnviz --train reverse --lr 1e-3 -o "
                                  "runs/reverse (add your --steps: too long to repeat here)");
+    av_options_free(&o);
+    /* the --model folder and the sentence, each one word that bash reads back as typed */
+    assert_int_equal(parse(&o, &err, (const char *[]){"--train", "induction", "--model", "/tmp/a b", "it's", "$x",
+                                                      NULL}), AV_EUSAGE);
+    assert_string_equal(err.msg, "--train makes a model folder and --model runs one; give one of them: attnviz --train "
+                                 "induction -o runs/induction, then attnviz --model runs/induction \"k q a z m k q a\", "
+                                 "or run '/tmp/a b': attnviz --model '/tmp/a b' 'it'\\''s $x'");
+    char back[64];
+    assert_int_equal(tu_bash_reads(back, sizeof back, "'it'\\''s $x'"), 0);
+    assert_string_equal(back, "it's $x");
+    assert_int_equal(tu_bash_reads(back, sizeof back, "'/tmp/a b'"), 0);
+    assert_string_equal(back, "/tmp/a b");
     av_options_free(&o);
     /* the warnings' commands: --dump's folder as typed, and a prompt, where they said "--dump ..." */
     assert_int_equal(parse(&o, &err, (const char *[]){"--train", "sort", "--dump", "d", "--title", "t", "-o", "out",

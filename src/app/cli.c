@@ -2360,9 +2360,9 @@ static int typed_at(const av_options *o, int row, int argc, char **argv) {
     return argc;
 }
 
-/* Rules that involve more than one option. argv[0..argc) are the words after getopt_long (the options before the
- * sentence's words, in the order typed). */
-static av_status check_combinations(const av_options *o, int argc, char **argv, av_err *err) {
+/* Rules that involve more than one option. argv[first..argc) are the words of the sentence, after getopt_long
+ * (the options before them in the order typed). */
+static av_status check_combinations(const av_options *o, int first, int argc, char **argv, av_err *err) {
     /* --train warns about these instead, as about every option it does not use (unused_with_train) */
     if (o->train < 0 && !o->model_dir && av_option_given(o, "layer"))
         return av_fail(err, AV_EUSAGE, "--layer picks a layer of a --model; the single attention layer has none (add --model DIR)");
@@ -2418,10 +2418,28 @@ static av_status check_combinations(const av_options *o, int argc, char **argv, 
                        left[0] ? ": too long to repeat here)" : "");
     if (o->train >= 0 && o->model_dir) { /* the task and folder given, and a prompt of the task: "TASK", "DIR" and
                                           * "..." ran as typed only to fail */
-        av_shell_word(word, sizeof word, av_option_given(o, "outdir") ? o->outdir : o->model_dir);
+        if (av_option_given(o, "outdir")) {
+            av_shell_word(word, sizeof word, o->outdir);
+            return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
+                           "attnviz --train %s -o %s, then attnviz --model %s \"%s\"", av_task_name(o->train), word,
+                           word, av_task_prompt_text(o->train));
+        }
+        /* without -o, not "-o MODEL": pasted, that retrained into the --model folder and replaced its model; a
+         * new folder (runs/TASK, as the refusal above names), or the --model folder run on the sentence typed
+         * (double-quoted when the shell keeps it so, else as av_shell_word writes it), else a prompt of the task */
+        char text[320] = "", sent[400], run[1200];
+        size_t len = 0;
+        for (int i = first; i < argc && len < sizeof text; i++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i > first ? " " : "", argv[i]);
+        av_shell_word(run, sizeof run, o->model_dir);
+        if (first >= argc || len >= sizeof text - 1 || !whole_paste_word(sent, sizeof sent, text))
+            snprintf(sent, sizeof sent, "\"%s\"", av_task_prompt_text(o->train)); /* none, or too long to repeat */
+        else if (!strpbrk(text, "\"\\$`!") && !strstr(sent, "$'"))
+            snprintf(sent, sizeof sent, "\"%s\"", text);
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
-                       "attnviz --train %s -o %s, then attnviz --model %s \"%s\"", av_task_name(o->train), word, word,
-                       av_task_prompt_text(o->train));
+                       "attnviz --train %s -o runs/%s, then attnviz --model runs/%s \"%s\", or run %s: attnviz "
+                       "--model %s %s", av_task_name(o->train), av_task_name(o->train), av_task_name(o->train),
+                       av_task_prompt_text(o->train), run, run, sent);
     }
     if (o->train < 0 && !o->model_dir && o->positions == AV_POS_LEARNED) /* a --model refuses --positions itself */
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
@@ -3065,7 +3083,7 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     if (o->help || o->version) return AV_OK;
     if ((st = check_lookalike_dashes(optind, argc, argv, err))) return st;
     if (split_row >= 0 && (st = split_number(&kOpts[split_row], o, split_words, split_n, err))) return st;
-    if ((st = check_combinations(o, argc, argv, err))) return st;
+    if ((st = check_combinations(o, optind, argc, argv, err))) return st;
     if (o->train >= 0) { /* it trains on generated task data: input text, either way, is an error */
         char dir[1200]; /* the folder it trains, to paste */
         trained_folder_word(dir, sizeof dir, o);
