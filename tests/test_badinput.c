@@ -743,8 +743,12 @@ static const bad_case kCases[] = {
      * 1000000, past --steps' 1..1000000 when it is 2 000 000; --dpi 1 200 is 1200, past 50..600 */
     {"steps_space_grouped", 2, "--steps '4 000' is not a whole number (the ' ' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4 000"}, NULL, 0, NULL, 0},
     {"steps_space_grouped_split_by_shell", 2, "--steps '4 000': the shell split it at its space, so --steps got 4 and the next word, 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000", {"--train", "reverse", "--steps", "4", "000"}, NULL, 0, NULL, 0},
-    /* without --train, --steps is refused as --train's first, as --steps 4000 would be: "type 4000" led to that */
-    {"steps_space_grouped_split_without_train", 2, "--steps is an option of --train; try: attnviz --train reverse --steps 4 -o runs/reverse", {"--steps", "4", "000", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* without --train, a --train option's split value is told, and that the option needs --train: left to the
+     * "option of --train" refusal, its command to try held the value the shell cut ("--lr 5", which runs at lr 5;
+     * "--steps 4"; "--steps 1": a review of the change) */
+    {"steps_space_grouped_split_without_train", 2, "--steps '4 000': the shell split it at its space, so --steps got 4 and the next word, 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000 (and --steps is an option of --train, which this command lacks)", {"--steps", "4", "000", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"lr_percent_split_without_train", 2, "--lr '5 %': the shell split it at its space, so --lr got 5 and the next word, %, went into the sentence; the '%' after the number is per cent: type 0.05 (and --lr is an option of --train, which this command lacks)", {"--lr", "5", "%", "hi"}, NULL, 0, NULL, 0},
+    {"steps_unit_split_without_train", 2, "--steps '1 万': the shell split it at its space, so --steps got 1 and the next word, 万, went into the sentence; the 万 after the number is ten thousand: type the digits 10000 (and --steps is an option of --train, which this command lacks)", {"--steps", "1", "万", "hi"}, NULL, 0, NULL, 0},
     {"steps_two_groups_split_out_of_range", 2, "--steps '2 000 000': the shell split it at its spaces, so --steps got 2 and the next words, 000 000, went into the sentence; the ' ' between its digits groups thousands, which a number here does not take, and as 2000000 it is outside the allowed range too", {"--train", "reverse", "--steps", "2", "000", "000"}, NULL, 0, NULL, 0},
     /* a value of 80 digits then seven groups of three: no group fits the 96 bytes the groups are joined in, so
      * none is read as part of it (they wrote past it: ASan's stack-buffer-overflow in split_number under

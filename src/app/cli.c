@@ -2954,15 +2954,18 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
  * that, joined to it without the space, is a number with a per cent or a unit after it, which change its value
  * (chinese_hint's 1: "--lr 5 %" is 5%, "type 0.05"; "--steps 1 万" is 1万, "type the digits 10000"; not any
  * other word, "--steps 100 我爱"), and the words could not be a sentence anyway: --train is given (o->train; it
- * takes no text; without it, --train's own options are refused first by check_combinations). Else AV_OK.
+ * takes no text), or d is --train's own (kTrainOnly), which without --train adds " (and --steps is an option of
+ * --train, which this command lacks)". Else AV_OK.
  * `attnviz --train reverse --steps 4 000 -o DIR` said "--train takes no input text, but the sentence '000' is
  * given" (a Chinese-speaking learner's pass). */
 static av_status split_number(const optdef *d, const av_options *o, char *const *words, int n, av_err *err) {
     char joined[96], hint[400], nw[96], shown[200];
-    int k = 1, real = d->kind == OPT_DOUBLE;
-    /* without --train, --train's own options are refused first (check_combinations): `--steps 4 000 我爱深度学习`
-     * was told "type 4000", and --steps 4000 then "--steps is an option of --train" */
-    if ((d->kind != OPT_INT && d->kind != OPT_U64 && !real) || o->train < 0 || n < 2 ||
+    int k = 1, real = d->kind == OPT_DOUBLE, train_only = 0;
+    for (size_t i = 0; i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++) train_only |= !strcmp(d->name, kTrainOnly[i]);
+    /* without --train, a --train option's split value is told too, and that the option needs --train: left to
+     * check_combinations, `--lr 5 % hi` was told "try: attnviz --train reverse --lr 5 -o runs/reverse", which
+     * runs at lr 5 (a review of the change); another option's words may be a sentence */
+    if ((d->kind != OPT_INT && d->kind != OPT_U64 && !real) || (o->train < 0 && !train_only) || n < 2 ||
         strlen(words[0]) + strlen(words[1]) + 2 > sizeof joined)
         return AV_OK;
     size_t at = (size_t)snprintf(joined, sizeof joined, "%s", words[0]);
@@ -2990,8 +2993,10 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
     if (hl < 3) return AV_OK;
     snprintf(nw, sizeof nw, "%s", joined + strlen(words[0]) + 1);
     return av_fail(err, AV_EUSAGE, "--%s %s: the shell split it at its space%s, so --%s got %s and the next word%s, "
-                   "%s, went into the sentence; %.*s", d->name, av_shown_word(shown, sizeof shown, joined),
-                   k > 2 ? "s" : "", d->name, words[0], k > 2 ? "s" : "", nw, (int)(hl - 3), hint + 2);
+                   "%s, went into the sentence; %.*s%s%s%s", d->name, av_shown_word(shown, sizeof shown, joined),
+                   k > 2 ? "s" : "", d->name, words[0], k > 2 ? "s" : "", nw, (int)(hl - 3), hint + 2,
+                   o->train < 0 ? " (and --" : "", o->train < 0 ? d->name : "",
+                   o->train < 0 ? " is an option of --train, which this command lacks)" : "");
 }
 
 /* CTX_TRAIN if getopt_long finds --train among argv's options, wherever it is, and CTX_MODEL if it finds --model
