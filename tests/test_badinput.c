@@ -864,6 +864,10 @@ static const bad_case kCases[] = {
      * nor ", without --model" runs it (from a review of the change) */
     {"figures_chinese_mean_and_model_without_model", 2, "'平均图' is not a figure (平均图 is mean; mean is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"--figures", "平均图,model", "我爱"}, NULL, 0, NULL, 0},
     {"figures_chinese_mean_and_model_with_model", 2, "'平均图' is not a figure (平均图 is mean; mean is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"-m", "no-such-model", "--figures", "平均图,model", "3 1 >"}, NULL, 0, NULL, 0},
+    /* with all in the list, both run it (`--figures mean,all,model` runs with and without --model): it was told
+     * "cannot be drawn in one run" (a review of the change) */
+    {"figures_chinese_mean_all_and_model", 2, "'平均图' is not a figure (平均图 is mean: type --figures mean,all,model); expected", {"--figures", "平均图,all,model", "我爱"}, NULL, 0, NULL, 0},
+    {"figures_chinese_mean_all_and_model_with_model", 2, "'平均图' is not a figure (平均图 is mean: type --figures mean,all,model); expected", {"-m", "no-such-model", "--figures", "平均图,all,model", "3 1 >"}, NULL, 0, NULL, 0},
     {"figures_chinese_scores_and_model", 2, "'热力图' is not a figure (热力图 is heads; scores is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"--figures", "热力图,scores, model", "我爱"}, NULL, 0, NULL, 0},
     {"positions_two_values_with_train", 2, "--positions 'none,learned' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions learned); expected", {"--train", "reverse", "--positions", "none,learned"}, NULL, 0, NULL, 0},
     {"compare_chinese_order_with_train", 2, "--compare '顺序' is not allowed (顺序 is order: type --compare order, without --train); expected", {"--train", "reverse", "--compare", "顺序"}, NULL, 0, NULL, 0},

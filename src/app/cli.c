@@ -440,7 +440,8 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
         char cmd[192];
         int refused = 0; /* a name of whole that does not run in ctx: "--model DIR --figures 网格,平均图" */
         char single[32] = ""; /* the first name refused with --model (mean), when another needs it (model) */
-        int needs_model = 0;
+        int needs_model = 0, has_all = 0; /* "all" in the list: every figure of the run, which both refuse nothing
+                                            * of (gpt2run.c, check_combinations: `-m DIR --figures mean,all,model` runs) */
         if (whole) { /* each name of the list that is a Chinese word in its English: "热力图，网格" said "type
                       * --figures heads，网格", a command refused again */
             size_t k = 0, sep;
@@ -460,6 +461,7 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
                 refused |= !(ctx & CTX_TRAIN) && !runs_in(option, one, ctx);
                 if (!single[0] && !runs_in(option, one, CTX_MODEL)) snprintf(single, sizeof single, "%s", one);
                 needs_model |= !runs_in(option, one, 0);
+                has_all |= !strcmp(option, "figures") && !strcasecmp(one, "all");
                 k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%.*s%.*s%.*s%.*s", (int)(t - p), p,
                                       put ? (int)strlen(put) : (int)tl, put ? put : t, (int)(p + n - (t + tl)), t + tl,
                                       end ? (int)sep : 0, end ? end : "");
@@ -469,11 +471,12 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
         } else {
             snprintf(cmd, sizeof cmd, "%s", kChineseChoice[i].value);
         }
+        if (has_all) refused = 0, single[0] = 0; /* "平均图,all,model" was told it "cannot be drawn in one run" */
         char shown[256];
         av_shell_word(shown, sizeof shown, cmd);
         int rule = train_rule(option, kChineseChoice[i].value);
         const char *with = rule > 0 ? ", with --train" : rule < 0 && (ctx & CTX_TRAIN) ? ", without --train"
-                           : !(ctx & CTX_TRAIN) && (refused || !runs_in(option, kChineseChoice[i].value, ctx))
+                           : !(ctx & CTX_TRAIN) && !has_all && (refused || !runs_in(option, kChineseChoice[i].value, ctx))
                                ? (ctx & CTX_MODEL ? ", without --model" : ", with --model")
                                                                                                   : "";
         if (!(ctx & CTX_TRAIN) && single[0] && needs_model) /* "平均图,model": refused with --model and without it,
