@@ -3972,6 +3972,68 @@ static void test_train_warns_every_option_it_does_not_use(void **state) {
     av_options_free(&o);
 }
 
+/* A --train warning gives a command to paste only when --model runs it with the trained model: `--train reverse
+ * --figures mean` said "use it on a run of the trained folder: attnviz --model out --figures mean \"3 1 4 1 5 >\"",
+ * which --model refuses ("mean, scores and mask are for the single layer"), as it refused --head 7 of the 4 heads
+ * trained ("outside 0..3"), --layer 3 of 2 layers and --explain 0,9 or 爱,我 beside the prompt's 6 tokens (a
+ * review). Those now say why instead; each command still given is trained for and run here, and must exit 0. The
+ * reverse task trains 4 heads (docs/train.md) and its prompt "3 1 4 1 5 >" is 6 tokens, 0..5. */
+static void test_train_warnings_paste_only_what_model_runs(void **state) {
+    tu_fixture *f = *state;
+    static const struct {
+        const char *opt[4];
+        const char *why; /* after "--NAME VALUE has no effect with --train", or NULL: the command, run below */
+    } cases[] = {
+        {{"--figures", "mean"}, ", and --model draws mean, scores and mask only for the single layer"},
+        {{"--figures", "scores"}, ", and --model draws mean, scores and mask only for the single layer"},
+        {{"--figures", "heads,mask"}, ", and --model draws mean, scores and mask only for the single layer"},
+        {{"--figures", "mean,model"}, ", and --model draws mean, scores and mask only for the single layer"},
+        {{"--figures", "all,mean"}, NULL}, /* "all" runs with --model */
+        {{"--figures", "heads"}, NULL},
+        {{"--head", "7"}, ", and the trained model has 4 heads (0..3)"},
+        {{"--heads", "2", "--head", "3"}, ", and the trained model has 2 heads (0..1)"},
+        {{"--head", "3"}, NULL}, /* 3 of 0..3; --heads 3 does not divide d_model 16, so no "did you mean" */
+        {{"--layers", "2", "--layer", "3"}, ", and the trained model has 2 layers (0..1)"},
+        {{"--explain", "爱,我"}, "; pick a query,key pair of the trained model's input with --model DIR --explain"},
+        {{"--explain", "0,9"}, "; pick a query,key pair of the trained model's input with --model DIR --explain"},
+        {{"--explain", "0,6"}, "; pick a query,key pair of the trained model's input with --model DIR --explain"},
+        {{"--explain", "3,1,2"}, "; pick a query,key pair of the trained model's input with --model DIR --explain"},
+        {{"--explain", "0,5"}, NULL},
+        {{"--explain", "3,>"}, NULL}, /* index 3 and the prompt's word ">" */
+        {{"--explain", "0，5"}, NULL},  /* the full-width comma U+FF0C */
+    };
+    char model[4200], out[4200];
+    snprintf(model, sizeof model, "%s", tu_in(f, "m"));
+    snprintf(out, sizeof out, "%s", tu_in(f, "o"));
+    tu_result r;
+    run_attnviz(&r, NULL, "--train", "reverse", "--steps", "2", "-d", "16", "-q", "-o", model, NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[16] = {"--train", "reverse", "--steps", "2", "-d", "16", "-o", "out"};
+        int n = 8, last = 0;
+        for (int k = 0; k < 4 && cases[i].opt[k]; k++) args[n++] = cases[i].opt[k], last = k;
+        args[n] = NULL;
+        av_options o;
+        av_err err = {{0}};
+        assert_int_equal(parse(&o, &err, args), AV_OK);
+        char msgs[AV_MAX_WARNINGS][AV_WARNING_MAX], given[80], want[600];
+        assert_int_equal(av_unused_options(&o, msgs), 1);
+        av_options_free(&o);
+        const char *name = cases[i].opt[last - 1], *value = cases[i].opt[last];
+        snprintf(given, sizeof given, strchr(value, '>') ? "%s '%s'" : "%s %s", name, value);
+        if (cases[i].why) snprintf(want, sizeof want, "%s has no effect with --train%s", given, cases[i].why);
+        else
+            snprintf(want, sizeof want, "%s has no effect with --train; use it on a run of the trained folder: "
+                     "attnviz --model out %s \"3 1 4 1 5 >\"", given, given);
+        if (strcmp(msgs[0], want) != 0) fail_msg("case %zu: '%s', want '%s'", i, msgs[0], want);
+        if (cases[i].why) continue;
+        run_attnviz(&r, NULL, "--model", model, name, value, "3 1 4 1 5 >", "-q", "-o", out, NULL);
+        if (r.code != 0) fail_msg("case %zu: the pasted command exits %d: %s", i, r.code, r.err);
+        tu_free(&r);
+    }
+}
+
 /* A --train refusal or warning that gives a command to paste gives one that runs as typed: it ended in "..."
  * ("try: attnviz --train reverse --steps ... -o DIR", "attnviz --train TASK -o DIR, then attnviz --model DIR
  * \"...\"", "attnviz --model out --dump ..."), which the shell passed on as --steps's value, a task, a folder
@@ -6555,6 +6617,8 @@ int main(void) {
         cmocka_unit_test(test_train_warns_its_figures_are_fixed),
         cmocka_unit_test(test_train_warns_every_option_it_does_not_use),
         cmocka_unit_test(test_train_hints_paste_as_typed),
+        cmocka_unit_test_setup_teardown(test_train_warnings_paste_only_what_model_runs, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_compare_scale_says_when_d_k_is_one),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),

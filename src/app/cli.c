@@ -2584,6 +2584,52 @@ static void trained_folder_word(char *buf, size_t n, const av_options *o) {
     av_shell_word(buf, n, path);
 }
 
+/* 1 if --model would refuse `name` as given in o with the model the --train run o writes, and why into why (n
+ * bytes), to follow "--NAME VALUE has no effect with --train": a --figures list without "all" that names mean,
+ * scores or mask (runs_in's CTX_MODEL: "mean, scores and mask are for the single layer"), a --head or --layer past
+ * the heads or layers trained (--heads/--layers, else the task's default: av_train_fill_defaults; gpt2run.c's
+ * "outside 0..3"), an --explain part that is neither an index below the task prompt's token count (its words split
+ * by ' ', as the trained model's tokens: "3 1 4 1 5 >" is 6) nor one of its words, or a spec with more than one
+ * separator. The warning's command to paste was refused ("attnviz --model trx --head 7 ..."). 0 otherwise. */
+static int model_refuses_trained(const av_options *o, const char *name, char *why, size_t n) {
+    av_train_opts t = {.task = (av_task_kind)o->train, .heads = av_option_given(o, "heads") ? o->heads : 0,
+                       .layers = av_option_given(o, "layers") ? o->layers : 0};
+    av_train_fill_defaults(&t);
+    if (!strcmp(name, "figures") && !o->figures_all && (o->figures & (AV_FIG_MEAN | AV_FIG_SCORES | AV_FIG_MASK))) {
+        snprintf(why, n, ", and --model draws mean, scores and mask only for the single layer");
+        return 1;
+    }
+    if (!strcmp(name, "head") && (o->head < 0 || o->head >= t.heads)) {
+        snprintf(why, n, ", and the trained model has %d head%s (0..%d)", t.heads, t.heads == 1 ? "" : "s", t.heads - 1);
+        return 1;
+    }
+    if (!strcmp(name, "layer") && (o->layer < 0 || o->layer >= t.layers)) {
+        snprintf(why, n, ", and the trained model has %d layer%s (0..%d)", t.layers, t.layers == 1 ? "" : "s",
+                 t.layers - 1);
+        return 1;
+    }
+    if (strcmp(name, "explain") || !o->explain) return 0;
+    const char *prompt = av_task_prompt_text(o->train), *spec = o->explain, *sep = NULL;
+    size_t words = 1, seps = 0;
+    for (const char *p = prompt; *p; p++) words += *p == ' ';
+    for (const char *p = spec; *p; p++)
+        if (*p == ',' || !strncmp(p, "\xef\xbc\x8c", 3)) seps++, sep = sep ? sep : p; /* ',' or '，' U+FF0C */
+    int ok = seps == 1;
+    for (int k = 0; ok && k < 2; k++) {
+        const char *part = k ? sep + (*sep == ',' ? 1 : 3) : spec;
+        size_t len = k ? strlen(part) : (size_t)(sep - spec), digits = strspn(part, "0123456789");
+        if (digits >= len) { /* an index (a digit word of the prompt is read as one too: teach.c) */
+            ok = len > 0 && len < 10 && strtol(part, NULL, 10) < (long)words;
+            continue;
+        }
+        ok = 0;
+        for (const char *w = prompt; *w && !ok; w += strcspn(w, " "), w += *w == ' ')
+            ok = strcspn(w, " ") == len && !strncmp(w, part, len);
+    }
+    if (!ok) snprintf(why, n, "; pick a query,key pair of the trained model's input with --model DIR --explain");
+    return !ok;
+}
+
 /* --train's warnings: every option it does not use (it trains on generated
  * task data and writes a model folder with fixed figures). */
 static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
@@ -2643,7 +2689,7 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
         int whole = pasted_option(paste, sizeof paste, o, name);
         const char *add = whole ? "" : " (add your --", *add_name = whole ? "" : name,
                    *add_why = whole ? "" : ": too long to repeat here)"; /* after the command */
-        char typed[24];
+        char typed[24], why[120];
         if (model_refuses(name)) /* --weights, --pad-to, --attn-mask: --model refuses them too */
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: it is for one attention layer, "
                      "not a model (--model refuses it too)", opt);
@@ -2664,6 +2710,9 @@ static int unused_with_train(const av_options *o, char msgs[][AV_WARNING_MAX]) {
         else if (heads)
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train: did you mean --heads %s? (--head picks a "
                      "head of attnviz --model %s)", opt, av_option_shown(typed, sizeof typed, o, "head", o->head), dir);
+        /* "--figures mean", "--head 7" of 4 heads, "--explain 0,9" of 6 tokens: the command to paste was refused */
+        else if (model_refuses_trained(o, name, why, sizeof why))
+            snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train%s", opt, why);
         else
             snprintf(msgs[n++], AV_WARNING_MAX, "%s has no effect with --train; use it on a run of the trained folder: "
                      "attnviz --model %s %s%s\"%s\"%s%s%s", opt, dir, paste, whole ? " " : "",
