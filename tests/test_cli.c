@@ -4138,6 +4138,66 @@ static void test_train_hints_paste_as_typed(void **state) {
     av_options_free(&o);
 }
 
+/* `--train reverse --model runs/reverse "3 1 4 1 5 >"`, runs/reverse a trained folder, suggested "attnviz --train
+ * reverse -o runs/reverse, then ...": pasted, that retrained into the --model folder and replaced its model, what
+ * the refusal is there to prevent. It now suggests the first of runs/reverse, runs/reverse2, ... that holds no
+ * config.json and is not the --model folder however it is written (./runs/reverse, runs/reverse/, a link to it).
+ * Each suggested folder is checked here with stat as well: no config.json, another inode than --model's. */
+static void test_train_model_suggests_a_folder_that_is_not_the_model(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), path[4300];
+    static const char *const mk[] = {"runs", "runs/reverse", "runs/reverse2", "other"};
+    for (size_t i = 0; i < sizeof mk / sizeof mk[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, mk[i]);
+        assert_int_equal(mkdir(path, 0755), 0);
+    }
+    snprintf(path, sizeof path, "%s/lnk", dir);
+    assert_int_equal(symlink("runs/reverse", path), 0);
+    static const struct {
+        const char *cfg;   /* a config.json to write first ("" for none), relative to the run's folder */
+        const char *model; /* --model as typed */
+        const char *fresh; /* the folder the message must suggest */
+    } cases[] = {
+        {"", "other", "runs/reverse"},                   /* runs/reverse holds no model and is not --model */
+        {"", "runs/reverse/", "runs/reverse2"},          /* no model yet, but the --model folder itself */
+        {"", "lnk", "runs/reverse2"},                    /* a link to it */
+        {"runs/reverse/config.json", "runs/reverse", "runs/reverse2"},
+        {"", "./runs/reverse", "runs/reverse2"},
+        {"", "other", "runs/reverse2"},                  /* runs/reverse holds a model: not replaced either */
+        {"runs/reverse2/config.json", "runs/reverse", "runs/reverse3"},
+        {"", "runs/reverse/", "runs/reverse3"},
+    };
+    tu_run_opts ro = {.cwd = dir, .stdout_fd = -1};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (cases[i].cfg[0]) {
+            snprintf(path, sizeof path, "%s/%s", dir, cases[i].cfg);
+            FILE *fp = fopen(path, "w");
+            assert_non_null(fp);
+            fputs("{}\n", fp);
+            fclose(fp);
+        }
+        tu_result r;
+        tu_run_ex(&r, &ro, NULL, 0, (const char *const[]){"--train", "reverse", "--model", cases[i].model,
+                                                          "3 1 4 1 5 >", NULL});
+        char want[600];
+        snprintf(want, sizeof want, "attnviz: error: --train makes a model folder and --model runs one; give one of "
+                 "them: attnviz --train reverse -o %s, then attnviz --model %s \"3 1 4 1 5 >\", or run %s: attnviz "
+                 "--model %s \"3 1 4 1 5 >\"\n", cases[i].fresh, cases[i].fresh, cases[i].model, cases[i].model);
+        assert_int_equal(r.code, 2);
+        if (strcmp(r.err, want) != 0) fail_msg("case %zu: '%s', want '%s'", i, r.err, want);
+        tu_free(&r);
+        struct stat ms, fs;
+        snprintf(path, sizeof path, "%s/%s/config.json", dir, cases[i].fresh);
+        if (stat(path, &fs) == 0) fail_msg("case %zu: %s holds a model", i, cases[i].fresh);
+        snprintf(path, sizeof path, "%s/%s", dir, cases[i].model);
+        assert_int_equal(stat(path, &ms), 0);
+        snprintf(path, sizeof path, "%s/%s", dir, cases[i].fresh);
+        if (stat(path, &fs) == 0 && fs.st_dev == ms.st_dev && fs.st_ino == ms.st_ino)
+            fail_msg("case %zu: %s is the --model folder %s", i, cases[i].fresh, cases[i].model);
+    }
+    rm_rf(dir);
+}
+
 /* One head, one token: counted in the singular ("all 1 heads", "T = 1 tokens" before). */
 static void test_one_head_and_one_token_in_the_singular(void **state) {
     (void)state;
@@ -6619,6 +6679,7 @@ int main(void) {
         cmocka_unit_test(test_train_hints_paste_as_typed),
         cmocka_unit_test_setup_teardown(test_train_warnings_paste_only_what_model_runs, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test(test_train_model_suggests_a_folder_that_is_not_the_model),
         cmocka_unit_test(test_one_head_and_one_token_in_the_singular),
         cmocka_unit_test(test_compare_scale_says_when_d_k_is_one),
         cmocka_unit_test(test_head_out_of_range_suggests_heads),

@@ -2428,10 +2428,22 @@ static av_status check_combinations(const av_options *o, int first, int argc, ch
                            word, av_task_prompt_text(o->train));
         }
         /* without -o, not "-o MODEL": pasted, that retrained into the --model folder and replaced its model; a
-         * new folder (runs/TASK, as the refusal above names), or the --model folder run on the sentence typed
-         * (double-quoted when the shell keeps it so, else as av_shell_word writes it), else a prompt of the task */
-        char text[320] = "", sent[400], run[1200];
+         * new folder (runs/TASK, as the refusal above names, else runs/TASK2, runs/TASK3, ...: the first that holds
+         * no model (config.json) and is not the --model folder, as `--model runs/reverse/` names runs/reverse), or
+         * the --model folder run on the sentence typed (double-quoted when the shell keeps it so, else as
+         * av_shell_word writes it), else a prompt of the task */
+        char text[320] = "", sent[400], run[1200], fresh[64], cfg[80];
         size_t len = 0;
+        struct stat ms, fs;
+        int have_model = stat(o->model_dir, &ms) == 0;
+        for (int k = 1; k < 1000; k++) { /* runs/TASK999 at worst: 999 trained folders */
+            if (k > 1) snprintf(fresh, sizeof fresh, "runs/%s%d", av_task_name(o->train), k);
+            else snprintf(fresh, sizeof fresh, "runs/%s", av_task_name(o->train));
+            snprintf(cfg, sizeof cfg, "%s/config.json", fresh);
+            if (stat(cfg, &fs) != 0 && !(have_model && stat(fresh, &fs) == 0 && fs.st_dev == ms.st_dev &&
+                                         fs.st_ino == ms.st_ino))
+                break;
+        }
         for (int i = first; i < argc && len < sizeof text; i++)
             len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i > first ? " " : "", argv[i]);
         av_shell_word(run, sizeof run, o->model_dir);
@@ -2440,9 +2452,9 @@ static av_status check_combinations(const av_options *o, int first, int argc, ch
         else if (!strpbrk(text, "\"\\$`!") && !strstr(sent, "$'"))
             snprintf(sent, sizeof sent, "\"%s\"", text);
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
-                       "attnviz --train %s -o runs/%s, then attnviz --model runs/%s \"%s\", or run %s: attnviz "
-                       "--model %s %s", av_task_name(o->train), av_task_name(o->train), av_task_name(o->train),
-                       av_task_prompt_text(o->train), run, run, sent);
+                       "attnviz --train %s -o %s, then attnviz --model %s \"%s\", or run %s: attnviz "
+                       "--model %s %s", av_task_name(o->train), fresh, fresh, av_task_prompt_text(o->train), run,
+                       run, sent);
     }
     if (o->train < 0 && !o->model_dir && o->positions == AV_POS_LEARNED) /* a --model refuses --positions itself */
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
