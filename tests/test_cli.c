@@ -4065,6 +4065,11 @@ static void test_train_hints_paste_as_typed(void **state) {
         {{"--train", "reverse", "--model", "r1", "9", "8", "7", ">", NULL}, "--train makes a model folder and --model "
          "runs one; give one of them: attnviz --train reverse -o runs/reverse, then attnviz --model runs/reverse "
          "\"3 1 4 1 5 >\", or run r1: attnviz --model r1 \"9 8 7 >\"", {"--model", "r1", "9 8 7 >", NULL}},
+        /* a sentence that starts with '-' after "--", where the parser wants it ("attnviz --model trx \"-3 1 >\""
+         * is refused) */
+        {{"--train", "reverse", "--model", "trx", "--", "-3 1 >", NULL}, "--train makes a model folder and --model "
+         "runs one; give one of them: attnviz --train reverse -o runs/reverse, then attnviz --model runs/reverse "
+         "\"3 1 4 1 5 >\", or run trx: attnviz --model trx -- \"-3 1 >\"", {"--model", "trx", "--", "-3 1 >", NULL}},
         {{"--train", "reverse", "--model", "r1", "-o", "out", NULL}, "--train makes a model folder and --model runs "
          "one; give one of them: attnviz --train reverse -o out, then attnviz --model out \"3 1 4 1 5 >\"",
          {"--train", "reverse", "-o", "out", NULL}},

@@ -2447,14 +2447,17 @@ static av_status check_combinations(const av_options *o, int first, int argc, ch
         for (int i = first; i < argc && len < sizeof text; i++)
             len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i > first ? " " : "", argv[i]);
         av_shell_word(run, sizeof run, o->model_dir);
+        const char *lead = ""; /* "-- " before a sentence typed that starts with '-', which the parser wants */
         if (first >= argc || len >= sizeof text - 1 || !whole_paste_word(sent, sizeof sent, text))
             snprintf(sent, sizeof sent, "\"%s\"", av_task_prompt_text(o->train)); /* none, or too long to repeat */
-        else if (!strpbrk(text, "\"\\$`!") && !strstr(sent, "$'"))
-            snprintf(sent, sizeof sent, "\"%s\"", text);
+        else {
+            if (text[0] == '-') lead = "-- ";
+            if (!strpbrk(text, "\"\\$`!") && !strstr(sent, "$'")) snprintf(sent, sizeof sent, "\"%s\"", text);
+        }
         return av_fail(err, AV_EUSAGE, "--train makes a model folder and --model runs one; give one of them: "
                        "attnviz --train %s -o %s, then attnviz --model %s \"%s\", or run %s: attnviz "
-                       "--model %s %s", av_task_name(o->train), fresh, fresh, av_task_prompt_text(o->train), run,
-                       run, sent);
+                       "--model %s %s%s", av_task_name(o->train), fresh, fresh, av_task_prompt_text(o->train), run,
+                       run, lead, sent);
     }
     if (o->train < 0 && !o->model_dir && o->positions == AV_POS_LEARNED) /* a --model refuses --positions itself */
         return av_fail(err, AV_EUSAGE, "--positions 'learned' is not allowed; expected none, sinusoidal or rope "
