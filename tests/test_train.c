@@ -5057,14 +5057,18 @@ static void test_cli_train_warns_unused_options(void **state) {
                 "--layers", "1", "-o", tu_in(f, "out"), NULL);
     assert_int_equal(r.code, 0);
     assert_null(strstr(r.err, "did you mean")); /* --layers given: no guess */
-    assert_non_null(strstr(r.err, "attnviz: warning: --layer 1 has no effect with --train; use it on a run"));
+    /* layer 1 of a 1-layer model: --model refuses it, so no command to paste (23ff042) */
+    assert_non_null(strstr(r.err, "attnviz: warning: --layer 1 has no effect with --train, and the trained model has 1 "
+                                  "layer (0..0)\n"));
     tu_free(&r);
     /* "--head 2", --heads' neighbour, likewise (a tester's report): named as typed when --heads is not given and
      * --heads N would train, N dividing d_model (16 here; the task's 64 without -d) into a d_k that RoPE can
-     * take; --head 3 (16 / 3), --head 8 with RoPE (d_k 2 is even: named; 16 / 16 = 1 with --head 16: not) */
-    const struct { const char *head, *extra, *extra_val; int hint; } heads[] = {
-        {"02", NULL, NULL, 1}, {"3", NULL, NULL, 0}, {"2", "--heads", "2", 0}, {"8", "-p", "rope", 1},
-        {"16", "-p", "rope", 0}, {"16", NULL, NULL, 1},
+     * take; --head 3 (16 / 3), --head 8 with RoPE (d_k 2 is even: named; 16 / 16 = 1 with --head 16: not). A head
+     * past the heads trained (--head 2 of --heads 2; --head 16 of the task's 4) gets no command, which --model
+     * refuses, but the heads there are (23ff042) */
+    const struct { const char *head, *extra, *extra_val; int hint, trained; } heads[] = {
+        {"02", NULL, NULL, 1, 0}, {"3", NULL, NULL, 0, 0}, {"2", "--heads", "2", 0, 2}, {"8", "-p", "rope", 1, 0},
+        {"16", "-p", "rope", 0, 4}, {"16", NULL, NULL, 1, 0},
     };
     for (size_t k = 0; k < sizeof heads / sizeof *heads; k++) {
         run_attnviz(&r, NULL, "--train", "reverse", "--steps", "1", "--d-model", "16", "--batch", "4", "-q", "--head",
@@ -5074,6 +5078,9 @@ static void test_cli_train_warns_unused_options(void **state) {
             snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train: did you mean --heads "
                      "%s? (--head picks a head of attnviz --model %s)\n", heads[k].head, heads[k].head,
                      tu_sh_word(tu_in(f, "out")));
+        else if (heads[k].trained)
+            snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train, and the trained model "
+                     "has %d heads (0..%d)\n", heads[k].head, heads[k].trained, heads[k].trained - 1);
         else
             snprintf(want, sizeof want, "attnviz: warning: --head %s has no effect with --train; use it on a run of "
                      "the trained folder: attnviz --model %s --head %s \"3 1 4 1 5 >\"\n", heads[k].head,
