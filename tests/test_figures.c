@@ -2668,14 +2668,55 @@ static void test_korean_title_wraps_at_its_spaces(void **state) {
     free(svg);
 }
 
+/* Fails when two unturned <text>s of the SVG svg overlap or, side by side, come nearer than 1.08 times their
+ * font size (matplotlib's tight_layout w_pad between subplots; less half a px for whole-px layout); each is
+ * boxed by its font size, anchor and measured width (at --dpi 100 the SVG units are the layout's px). A text
+ * that starts left of the colour bar (the last <image>) and reaches down to 30 px over its top or lower (a
+ * panel title over the last column) must end as far left of it. what names the figure in the message.
+ * Returns how many texts it boxed. */
+static int expect_texts_apart(const char *svg, const char *what) {
+    struct { float box[4]; char text[96]; } t[256];
+    int nt = 0;
+    const char *img = NULL; /* the colour bar is the last <image>: a wide map may be one too */
+    for (const char *q = svg; (q = strstr(q, "<image ")) != NULL; q++) img = q;
+    float bar_x = img ? strtof(strstr(img, " x=\"") + 4, NULL) : 1e9f, bar_y = img ? strtof(strstr(img, " y=\"") + 4, NULL) : 0;
+    for (const char *p = svg; nt < 256 && (p = strstr(p, "<text ")) != NULL; p++) {
+        const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
+        if (!gt || !end) break;
+        char head[512];
+        snprintf(head, sizeof head, "%.*s", (int)(gt - p), p);
+        if (strstr(head, "transform=")) continue; /* turned: axis titles at the sides, rotated labels */
+        const char *ax = strstr(head, " x=\""), *ay = strstr(head, " y=\""), *as = strstr(head, "font-size=\"");
+        assert_true(ax && ay && as);
+        float x = strtof(ax + 4, NULL), y = strtof(ay + 4, NULL), size = strtof(as + 11, NULL);
+        snprintf(t[nt].text, sizeof t[nt].text, "%.*s", (int)(end - gt - 1), gt + 1);
+        av_text_metrics m;
+        av_text_measure(t[nt].text, size, strstr(head, "font-weight=\"bold\"") != NULL, &m);
+        float a = strstr(head, "\"middle\"") ? m.width / 2 : strstr(head, "\"end\"") ? m.width : 0;
+        t[nt].box[0] = x - a, t[nt].box[1] = x - a + m.width;
+        t[nt].box[2] = y - 0.76f * size, t[nt].box[3] = y + 0.24f * size;
+        float pad = 1.08f * size - 0.5f;
+        for (int j = 0; j < nt; j++)
+            if (t[nt].box[0] < t[j].box[1] + pad && t[j].box[0] < t[nt].box[1] + pad && t[nt].box[2] < t[j].box[3] &&
+                t[j].box[2] < t[nt].box[3])
+                fail_msg("%s: '%s' (x %.0f..%.0f) overlaps or nearly touches '%s' (x %.0f..%.0f)", what, t[nt].text,
+                         t[nt].box[0], t[nt].box[1], t[j].text, t[j].box[0], t[j].box[1]);
+        if (t[nt].box[0] < bar_x && t[nt].box[3] > bar_y - 30 && t[nt].box[1] + pad > bar_x)
+            fail_msg("%s: '%s' (x %.0f..%.0f) runs over or nearly touches the colour bar at x %.0f", what, t[nt].text,
+                     t[nt].box[0], t[nt].box[1], bar_x);
+        nt++;
+    }
+    return nt;
+}
+
 /* The pe figure of a small d_model keeps its panel titles and axis titles apart: `attnviz --figures pe -d 2
  * "I love deep"` (one sinusoid pair, the 2-D case a lecture draws) put its two 96 px maps 28 px apart, so
  * "sin: even dimensions 2i" ran into "cos: odd dimensions 2i+1" and "i (dimension 2i)" into "i (dimension
  * 2i+1)"; -d 3 and RoPE with d_k = 2 ("pair i (fast → slow)" twice) did the same (a figure-maker's pass).
- * Every unturned <text> of pe.svg is boxed by its font size, anchor and measured width (at --dpi 100 the SVG
- * units are the layout's px) and no two boxes may overlap, nor come nearer side by side than 1.08 times the
- * font size (matplotlib's tight_layout w_pad between subplots): at -d 2 the panel titles were 9 px of 16 px
- * text apart, their gap hardly wider than a word space, and read as one line (a lecture-notes author's pass). */
+ * expect_texts_apart boxes every unturned <text> of pe.svg and asks that no two overlap, nor come nearer side
+ * by side than 1.08 times the font size (matplotlib's tight_layout w_pad between subplots): at -d 2 the panel
+ * titles were 9 px of 16 px text apart, their gap hardly wider than a word space, and read as one line (a
+ * lecture-notes author's pass). */
 static void test_pe_figure_of_a_small_d_model_keeps_titles_apart(void **state) {
     fixture *f = *state;
     static const char *const cases[][6] = {
@@ -2694,34 +2735,10 @@ static void test_pe_figure_of_a_small_d_model_keeps_titles_apart(void **state) {
         tu_free(&r);
         char *svg = slurp(in(f, "pe/pe.svg"), NULL);
         assert_non_null(svg);
-        struct { float box[4]; char text[96]; } t[128];
-        int nt = 0;
-        for (const char *p = svg; nt < 128 && (p = strstr(p, "<text ")) != NULL; p++) {
-            const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
-            if (!gt || !end) break;
-            char head[512];
-            snprintf(head, sizeof head, "%.*s", (int)(gt - p), p);
-            if (strstr(head, "transform=")) continue; /* turned: the axis titles at the sides */
-            float x = 0, y = 0, size = 0;
-            const char *ax = strstr(head, " x=\""), *ay = strstr(head, " y=\""), *as = strstr(head, "font-size=\"");
-            assert_true(ax && ay && as);
-            x = strtof(ax + 4, NULL), y = strtof(ay + 4, NULL), size = strtof(as + 11, NULL);
-            snprintf(t[nt].text, sizeof t[nt].text, "%.*s", (int)(end - gt - 1), gt + 1);
-            av_text_metrics m;
-            av_text_measure(t[nt].text, size, strstr(head, "font-weight=\"bold\"") != NULL, &m);
-            float a = strstr(head, "\"middle\"") ? m.width / 2 : strstr(head, "\"end\"") ? m.width : 0;
-            t[nt].box[0] = x - a, t[nt].box[1] = x - a + m.width;
-            t[nt].box[2] = y - 0.76f * size, t[nt].box[3] = y + 0.24f * size;
-            float pad = 1.08f * size - 0.5f; /* the layout's whole px may round a half px */
-            for (int j = 0; j < nt; j++)
-                if (t[nt].box[0] < t[j].box[1] + pad && t[j].box[0] < t[nt].box[1] + pad &&
-                    t[nt].box[2] < t[j].box[3] && t[j].box[2] < t[nt].box[3])
-                    fail_msg("%s %s: '%s' (x %.0f..%.0f) overlaps or nearly touches '%s' (x %.0f..%.0f)", cases[c][0],
-                             cases[c][1],
-                             t[nt].text, t[nt].box[0], t[nt].box[1], t[j].text, t[j].box[0], t[j].box[1]);
-            nt++;
-        }
-        assert_true(nt >= 8);
+        char what[64];
+        snprintf(what, sizeof what, "%s %s%s%s", cases[c][0], cases[c][1], cases[c][2] ? " " : "",
+                 cases[c][2] ? cases[c][2] : "");
+        assert_true(expect_texts_apart(svg, what) >= 8);
         free(svg);
     }
 }
@@ -2786,47 +2803,6 @@ static void test_colour_bar_keeps_to_an_odd_d_models_narrower_cos_map(void **sta
                      "letting it start at x %.0f; -d 4 keeps %.0f px from the map",
                      ds[i], bar, bar - right, right, need, gap);
     }
-}
-
-/* Fails when two unturned <text>s of the SVG svg overlap or, side by side, come nearer than 1.08 times their
- * font size (matplotlib's tight_layout w_pad between subplots; less half a px for whole-px layout); each is
- * boxed by its font size, anchor and measured width (at --dpi 100 the SVG units are the layout's px). A text
- * that starts left of the colour bar (the last <image>) and reaches down to 30 px over its top or lower (a
- * panel title over the last column) must end as far left of it. what names the figure in the message.
- * Returns how many texts it boxed. */
-static int expect_texts_apart(const char *svg, const char *what) {
-    struct { float box[4]; char text[96]; } t[256];
-    int nt = 0;
-    const char *img = NULL; /* the colour bar is the last <image>: a wide map may be one too */
-    for (const char *q = svg; (q = strstr(q, "<image ")) != NULL; q++) img = q;
-    float bar_x = img ? strtof(strstr(img, " x=\"") + 4, NULL) : 1e9f, bar_y = img ? strtof(strstr(img, " y=\"") + 4, NULL) : 0;
-    for (const char *p = svg; nt < 256 && (p = strstr(p, "<text ")) != NULL; p++) {
-        const char *gt = strchr(p, '>'), *end = gt ? strstr(gt, "</text>") : NULL;
-        if (!gt || !end) break;
-        char head[512];
-        snprintf(head, sizeof head, "%.*s", (int)(gt - p), p);
-        if (strstr(head, "transform=")) continue; /* turned: axis titles at the sides, rotated labels */
-        const char *ax = strstr(head, " x=\""), *ay = strstr(head, " y=\""), *as = strstr(head, "font-size=\"");
-        assert_true(ax && ay && as);
-        float x = strtof(ax + 4, NULL), y = strtof(ay + 4, NULL), size = strtof(as + 11, NULL);
-        snprintf(t[nt].text, sizeof t[nt].text, "%.*s", (int)(end - gt - 1), gt + 1);
-        av_text_metrics m;
-        av_text_measure(t[nt].text, size, strstr(head, "font-weight=\"bold\"") != NULL, &m);
-        float a = strstr(head, "\"middle\"") ? m.width / 2 : strstr(head, "\"end\"") ? m.width : 0;
-        t[nt].box[0] = x - a, t[nt].box[1] = x - a + m.width;
-        t[nt].box[2] = y - 0.76f * size, t[nt].box[3] = y + 0.24f * size;
-        float pad = 1.08f * size - 0.5f;
-        for (int j = 0; j < nt; j++)
-            if (t[nt].box[0] < t[j].box[1] + pad && t[j].box[0] < t[nt].box[1] + pad && t[nt].box[2] < t[j].box[3] &&
-                t[j].box[2] < t[nt].box[3])
-                fail_msg("%s: '%s' (x %.0f..%.0f) overlaps or nearly touches '%s' (x %.0f..%.0f)", what, t[nt].text,
-                         t[nt].box[0], t[nt].box[1], t[j].text, t[j].box[0], t[j].box[1]);
-        if (t[nt].box[0] < bar_x && t[nt].box[3] > bar_y - 30 && t[nt].box[1] + pad > bar_x)
-            fail_msg("%s: '%s' (x %.0f..%.0f) runs over or nearly touches the colour bar at x %.0f", what, t[nt].text,
-                     t[nt].box[0], t[nt].box[1], bar_x);
-        nt++;
-    }
-    return nt;
 }
 
 /* A grid figure kept neighbouring panel titles only 8 px apart (title_gap), where the single-row layout keeps
