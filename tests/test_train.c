@@ -2926,7 +2926,9 @@ static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **s
  * training: it said only "the trained model in csig/learned was saved, but its training figures ... are not
  * all written", not that sinusoidal/ and rope/ were empty and the comparison not written (a tester's report).
  * While the comparison is drawn (rename 31: 3 variants of 10 files, then compare_positions.png), it says
- * every variant is whole and the comparison is not. */
+ * every variant is whole, compare_positions.png written and compare_positions.svg not: it said
+ * "compare_positions.png and .svg are not all written" beside the .png (a review of the Ctrl-C messages). From
+ * the .svg's rename (32) it says the run is complete. */
 static void test_cli_train_compare_interrupted_at_figures_names_every_variant(void **state) {
     tu_fixture *f = *state;
     char m[4096], want[20000];
@@ -2949,13 +2951,24 @@ static void test_cli_train_compare_interrupted_at_figures_names_every_variant(vo
     err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
     snprintf(want, sizeof want, "attnviz: interrupted: every variant's trained model was saved with its figures and "
-             "train.csv (%s, %s, %s), but %s and .svg are not all written: rerun the same command (the same "
-             "seed gives the same models) to write them\n", tu_sh_word(tu_in(f, "m/learned")),
+             "train.csv (%s, %s, %s), and %s was written, but %s is not: rerun the same command (the same "
+             "seed gives the same models) to write it\n", tu_sh_word(tu_in(f, "m/learned")),
              tu_sh_word(tu_in(f, "m/sinusoidal")), tu_sh_word(tu_in(f, "m/rope")),
-             tu_sh_word(tu_in(f, "m/compare_positions.png")));
+             tu_sh_word(tu_in(f, "m/compare_positions.png")), tu_sh_word(tu_in(f, "m/compare_positions.svg")));
     if (strcmp(err, want) != 0) fail_msg("at the comparison: stderr '%s', want '%s'", err, want);
     free(err);
+    assert_int_equal(access(tu_in(f, "m/compare_positions.png"), F_OK), 0);
     assert_int_equal(access(tu_in(f, "m/compare_positions.svg"), F_OK), -1);
+    assert_int_equal(rename(m, tu_in(f, "m2")), 0);
+    train_interrupted_at_rename(f, 32, "positions"); /* compare_positions.svg */
+    err = tu_slurp_file(tu_in(f, "err"), NULL);
+    assert_non_null(err);
+    snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: every variant's trained model was "
+             "saved with its figures and train.csv under %s, and %s and .svg were written\n", tu_sh_word(m),
+             tu_sh_word(tu_in(f, "m/compare_positions.png")));
+    if (strcmp(err, want) != 0) fail_msg("at the comparison's .svg: stderr '%s', want '%s'", err, want);
+    free(err);
+    assert_int_equal(access(tu_in(f, "m/compare_positions.svg"), F_OK), 0);
 }
 
 /* `attnviz --train reverse --steps 20000 -o dir` started in the background, stdout a pipe and stderr

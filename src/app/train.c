@@ -707,13 +707,14 @@ static av_status write_csv(const char *dir, const train_log *g, av_err *err) {
 
 /* Both formats of one figure: name.png and name.svg. done (may be NULL) counts the files written, so that an
  * error part-way can name those that are not; with r (may be NULL), a Ctrl-C is told each file is written from
- * the moment it is (output_begin). */
+ * the moment it is (output_begin). told (may be NULL, for a figure without r): told[0] and told[1], what a Ctrl-C
+ * is told from the moment name.png and name.svg are in place. */
 typedef av_status (*fig_fn)(const char *path, const void *ctx, const av_plot_meta *meta, av_err *err);
 static void output_begin(av_afile_set *set, char *msg, const run_state *r, const int *done);
 static av_status output_end(av_afile_set *set, av_status s, int *done, av_err *err);
 
 static av_status png_and_svg(const char *dir, const char *name, fig_fn fn, const void *ctx, const av_plot_meta *meta,
-                             const run_state *r, int *done, av_err *err) {
+                             const run_state *r, int *done, const char *const *told, av_err *err) {
     char file[256], path[4096];
     const char *ext[2] = {"png", "svg"};
     static av_afile_set set; /* 130 KB, not on the stack */
@@ -722,6 +723,7 @@ static av_status png_and_svg(const char *dir, const char *name, fig_fn fn, const
         snprintf(file, sizeof file, "%s.%s", name, ext[i]);
         av_path_join(path, sizeof path, dir, file);
         output_begin(&set, said, r, done);
+        if (told) set.renamed_msg = told[i];
         av_status s = output_end(&set, fn(path, ctx, meta, err), done, err);
         if (s) return s;
     }
@@ -1305,12 +1307,12 @@ static av_status write_outputs(run_state *r, const char *dir, const char *others
              task, o->steps, o->steps == 1 ? "" : "s", (unsigned long long)o->seed, model, diverged[0] ? " · " : "",
              diverged);
     log_fig lf = {.g = &r->log, .title = title};
-    if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, r, &done, err);
+    if (!s) s = png_and_svg(dir, "curves", curves_fig, &lf, &meta, r, &done, NULL, err);
     char probe[300]; /* probe_label: 26 bytes of words and two texts of up to 127 */
     probe_label(probe, sizeof probe, &r->probe);
     strip_fig sf = {.g = &r->log, .title = title, .model = model, .probe = probe, .diverged = diverged, .tokens = lp,
                     .mask = mask};
-    if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, r, &done, err);
+    if (!s) s = png_and_svg(dir, "filmstrip", strip_fig_fn, &sf, &meta, r, &done, NULL, err);
     if (!s) {
         output_begin(&set, said, r, &done);
         s = output_end(&set, write_gif(dir, &sf, task, &meta, err), &done, err);
@@ -1776,34 +1778,41 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     train_weights_note(weights, sizeof weights, o, "");
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
                          .scale = o->fig_scale};
+    /* all written: from compare_X.svg's rename to the exit a Ctrl-C said nothing (as write_outputs) */
+    char complete[AV_INTERRUPT_MSG_MAX];
+    av_path_join(path, sizeof path, o->outdir, file);
+    strncat(path, ".png", sizeof path - strlen(path) - 1); /* the .png one shell word, as the folder */
+    snprintf(complete, sizeof complete, "%sattnviz: interrupted after the run was complete: every variant's trained "
+             "model was saved with its figures and train.csv under %s, and %s and .svg were written\n",
+             o->tty ? "\n" : "", AV_SHOWN_WORD(o->outdir, 349), AV_SHOWN_WORD(path, 349));
     if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
-        char msg[AV_INTERRUPT_MSG_MAX], list[850] = "";
+        char msg[AV_INTERRUPT_MSG_MAX], png_in[AV_INTERRUPT_MSG_MAX], list[850] = "", svg_path[4300];
         for (int i = 0; i < n; i++) {
             size_t k = strlen(list);
             av_path_join(path, sizeof path, o->outdir, names[i]);
             snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", AV_SHOWN_WORD(path, 249));
         }
         av_path_join(path, sizeof path, o->outdir, file);
+        av_path_join(svg_path, sizeof svg_path, o->outdir, svg);
         strncat(path, ".png", sizeof path - strlen(path) - 1); /* the .png one shell word, as the folder */
         snprintf(msg, sizeof msg, "%sattnviz: interrupted: every variant's trained model was saved with its figures "
-                 "and train.csv (%s), but %s and .svg are not all written: rerun the same command (the same "
+                 "and train.csv (%s), but %s and .svg are not written: rerun the same command (the same "
                  "seed gives the same models) to write them\n", o->tty ? "\n" : "", list, AV_SHOWN_WORD(path, 349));
+        /* from the .png's rename: it said "compare_X.png and .svg are not all written" beside the .png (a
+         * review of the Ctrl-C messages) */
+        snprintf(png_in, sizeof png_in, "%sattnviz: interrupted: every variant's trained model was saved with its "
+                 "figures and train.csv (%s), and %s was written, but %s is not: rerun the same command (the same "
+                 "seed gives the same models) to write it\n", o->tty ? "\n" : "", list, AV_SHOWN_WORD(path, 349),
+                 AV_SHOWN_WORD(svg_path, 349));
         av_interrupt_message(msg);
-        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, NULL, NULL, err);
+        const char *const told[2] = {png_in, complete};
+        s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, NULL, NULL, told, err);
     }
     av_written keep;
     keep_other_runs_figures(o->outdir, o->compare, &keep);
     if (!s) s = av_figures_remove_stale(o->outdir, "", run, &keep, err);
     if (s) av_interrupt_message(NULL);
-    else { /* all written: from here to the exit a Ctrl-C said nothing (as write_outputs) */
-        char msg[AV_INTERRUPT_MSG_MAX];
-        av_path_join(path, sizeof path, o->outdir, file);
-        strncat(path, ".png", sizeof path - strlen(path) - 1); /* the .png one shell word, as the folder */
-        snprintf(msg, sizeof msg, "%sattnviz: interrupted after the run was complete: every variant's trained model "
-                 "was saved with its figures and train.csv under %s, and %s and .svg were written\n",
-                 o->tty ? "\n" : "", AV_SHOWN_WORD(o->outdir, 349), AV_SHOWN_WORD(path, 349));
-        av_interrupt_message(msg);
-    }
+    else av_interrupt_message(complete);
     free_kept(&keep);
     for (int i = 0; !s && i < n; i++) { /* the comparison was asked for: printed even with -q, as --compare's table */
         const train_log *g = &logs[i];
