@@ -106,11 +106,17 @@ enum { BLAS_BUFFER_MIB = 128 };
 enum { BLAS_PROBE_MIB = BLAS_BUFFER_MIB + 2 };
 static int blas_limited; /* an address-space or data limit is set (blas_load) */
 static _Thread_local int blas_room_checked;
-/* Held from a thread's check to the end of its first sgemm, under a limit (blas_enter): two threads checked at once,
- * each found room for one buffer, and the second then found none in sgemm and spun in OpenBLAS for ever (test_train's
+/* Held through every sgemm under a limit (blas_enter), a thread's check included: two threads checked at once, each
+ * found room for one buffer, and the second then found none in sgemm and spun in OpenBLAS for ever (test_train's
  * `ulimit -v 400000; attnviz --train reverse --steps 3 -o NEW/sub` ran 12 minutes at full CPU on a loaded machine,
- * where it ends at once with exit 1). */
-static pthread_mutex_t blas_first_lock = PTHREAD_MUTEX_INITIALIZER;
+ * where it ends at once with exit 1). Held only through each thread's first sgemm, the same command still spun about
+ * once in 150 runs (gdb: a worker in blas_memory_alloc's mmap, the lock free): that first product had reused a
+ * buffer another thread had let go, or took none (OpenBLAS's small-matrix path), and a later one, run beside the
+ * other thread's, needed a buffer of its own when the model's memory had taken the room. With the products one at
+ * a time, a buffer a thread has taken (blas_enter's warm-up) is free whenever it calls again, and none is taken
+ * after its check. The products are the same; a run under a limit uses one core for them. */
+static pthread_mutex_t blas_limit_lock = PTHREAD_MUTEX_INITIALIZER;
+enum { BLAS_WARM = 128 }; /* the side of blas_enter's warm-up product: past OpenBLAS's small-matrix path */
 
 /* 1 if n buffers fit, else 0 with the reason in why (cap bytes). */
 static int blas_room(int n, char *why, size_t cap) {
@@ -189,17 +195,24 @@ av_status av_blas_require(av_err *err) {
 
 /* Loaded, or the error and exit 1: the last resort of a caller that did
  * not call av_blas_require first, or of a thread whose buffer does not fit
- * under the memory limit (blas_room; the first sgemm of each thread checks).
- * Returns 1 when this is that first sgemm under a limit: blas_first_lock is
- * then held, and blas_leave releases it once the call has its buffer. */
+ * under the memory limit (blas_room; the first sgemm of each thread checks,
+ * and takes the buffer). Returns 1 under a limit: blas_limit_lock is then
+ * held, and blas_leave releases it after the call. */
 static int blas_enter(void) {
     pthread_once(&blas_once, blas_load);
-    if (blas.ready && (!blas_limited || blas_room_checked)) return 0;
+    if (blas.ready && !blas_limited) return 0;
     char why[400];
     if (blas.ready) {
-        pthread_mutex_lock(&blas_first_lock);
-        if ((blas_room_checked = blas_room(1, why, sizeof why))) return 1;
-        pthread_mutex_unlock(&blas_first_lock);
+        pthread_mutex_lock(&blas_limit_lock);
+        if (blas_room_checked) return 1;
+        if ((blas_room_checked = blas_room(1, why, sizeof why))) {
+            /* the thread's buffer, taken now while there is room for it: zeros, so nothing can overflow */
+            static float warm_a[BLAS_WARM * BLAS_WARM], warm_c[BLAS_WARM * BLAS_WARM];
+            blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, BLAS_WARM, BLAS_WARM, BLAS_WARM, 1.0f, warm_a,
+                       BLAS_WARM, warm_a, BLAS_WARM, 0.0f, warm_c, BLAS_WARM);
+            return 1;
+        }
+        pthread_mutex_unlock(&blas_limit_lock);
     }
     av_err err;
     blas_fail(&err, !blas.ready ? blas.no_room : 1, !blas.ready ? blas.why : why);
@@ -209,9 +222,9 @@ static int blas_enter(void) {
     _exit(1); /* exit() on a worker thread ran the libraries' destructors under the other threads (a crash) */
 }
 
-/* After the sgemm that blas_enter let in: its first on this thread (held) releases blas_first_lock. */
+/* After the sgemm that blas_enter let in: under a limit (held) releases blas_limit_lock. */
 static void blas_leave(int held) {
-    if (held) pthread_mutex_unlock(&blas_first_lock);
+    if (held) pthread_mutex_unlock(&blas_limit_lock);
 }
 
 const char *av_blas_core(void) {
