@@ -79,11 +79,13 @@
    * weight_format's: it took those digits only when the weight would print as 0, so with --precision 0 a weight
    * of 0.5085 read "1" ("A·v_0 = 1 × v_0 = [0  1  0 …]" beside v_0 = [0  2  1 …], --explain "0.51"), one of
    * 0.0732 with --precision 1 "0.1" (--explain "0.073"), and one of 6.3e-5 "0.0001" at the default 4 digits
-   * (--explain scientific; a teacher's pass). */
+   * (--explain scientific; a teacher's pass). Scientific as --explain's too (weight_format: the --precision digits,
+   * 1 at least, and C's two-digit exponent, sci): the page wrote 3 significant digits and "6.33e\u22126" where --explain
+   * says "6.3311e-06" for the same weight (a learner's pass). */
   function fmtW(r, l, h, x) {
     const d = q8(r, l, h, 'weights').digits;
     if (DATA.mode === 0 && x > 0 && x < 1) {
-      if (x < 1e-4) return x.toExponential(2).replace(/-/g, '\u2212');
+      if (x < 1e-4) return sci(x, Math.max(PREC, 1));
       let e = d;
       while (e < 9 && !(Number(fixed(x, e)) < 1 && fixed(x, e).replace(/^[0.]*/, '').length >= 2)) e++;
       return fmt(x, e);
@@ -107,6 +109,19 @@
     if (!(x < 1e21) || p >= 100 || !x.toFixed(p + 1).endsWith('5')) return s;
     const e = x.toFixed(100), dot = e.indexOf('.'), t = e.slice(0, p ? dot + 1 + p : dot);
     return /^50*$/.test(e.slice(dot + 1 + p)) && '02468'.includes(t[t.length - 1]) ? t : s;
+  }
+  /* x in C's "%.*e" with p digits after the point and a true minus, as --explain prints a number (trace.h
+   * av_format_number, numpy's notation): at least two digits of exponent, "6.3311e\u221206", "3.0000e+12", and an
+   * exact tie to the even digit, as fixed() (toExponential takes the larger one; toExponential(100) is exact for any
+   * tie at up to 10 digits). toExponential wrote "6.3311e\u22126", one digit of exponent, beside --explain's
+   * "6.3311e-06" (a learner's pass). */
+  function sci(x, p) {
+    const a = Math.abs(x);
+    let [m, e] = a.toExponential(p).split('e');
+    const [em, ee] = a.toExponential(100).split('e'), keep = p ? 2 + p : 1;
+    if (a > 0 && isFinite(a) && /^50*$/.test(em.slice(p ? keep : 2)) && '02468'.includes(em[keep - 1])) [m, e] = [em.slice(0, keep), ee];
+    const X = Number(e);
+    return (x < 0 ? '\u2212' : '') + m + 'e' + (X < 0 ? '\u2212' : '+') + String(Math.abs(X)).padStart(2, '0');
   }
   /* fixed digits with a true minus sign, as the figures print */
   function fmt(x, p) {
@@ -986,7 +1001,7 @@
   function vecFormat(x, prec) {
     let big = 0, d = prec === undefined ? PREC : prec;
     for (const v of x) if (Math.abs(v) > big && Math.abs(v) < Infinity) big = Math.abs(v);
-    if (big >= 1e8 || (big > 0 && big < 1e-4)) return (v) => v.toExponential(d).replace(/-/g, '\u2212');
+    if (big >= 1e8 || (big > 0 && big < 1e-4)) return (v) => sci(v, d);
     while (big > 0 && Number(fixed(big, d)) === 0) d++;
     return (v) => fmt(v, d);
   }
@@ -1086,12 +1101,12 @@
   /* a weight as --explain's sentence gives it in percent: with the digits that keep it off 0 % and 100 %, and
    * under 0.05 % in two significant digits ("has weight 0.0%" for 2.4e-13, "100.0%" for 0.999998808: a
    * learner's pass), as C's "%.2g" writes them: fixed down to 0.0001 %, scientific only below (its exponent
-   * as fmtW's, "6.7e\u22125"). The page wrote every one scientific: "1.1e\u22123%" where --explain says
+   * as fmtW's, "6.7e\u221205"). The page wrote every one scientific: "1.1e\u22123%" where --explain says
    * "0.0011%" (a teacher's pass, a weight of 1.1e-5). */
   function percentOf(w) {
     if (w > 0 && 100 * w < 0.05) {
-      const e = (100 * w).toExponential(1), x = Number(e.slice(e.indexOf('e') + 1)); /* %g's exponent X */
-      if (x < -4) return e.replace('.0e', 'e').replace(/-/g, '\u2212');
+      const e = sci(100 * w, 1), x = Number(e.slice(e.indexOf('e') + 1).replace('\u2212', '-')); /* %g's exponent X */
+      if (x < -4) return e.replace('.0e', 'e');
       return fixed(100 * w, 1 - x).replace(/\.?0+$/, ''); /* P − 1 − X digits, trailing zeros dropped */
     }
     let s = fixed(100 * w, 1);
