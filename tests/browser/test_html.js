@@ -948,6 +948,7 @@ async function tinyWeight(browser, tmp) {
   const trace = attnviz(args.concat(['--no-plot', '-q']));
   const m = trace.match(/A\[0, 0, 2\] = exp\([^)]*\) \/ [0-9.]+ = ([0-9.e+-]+)/);
   check(m && Number(m[1]) > 0 && Number(m[1]) < 5e-5, '--explain 0,2 no longer gives a tiny weight: ' + (m ? m[1] : 'none'));
+  const exArg = Number(trace.match(/A\[0, 0, 2\] = exp\(([^)]*)\)/)[1]); /* --explain's S \u2212 max, 9 digits */
   const dump = path.join(tmp, 'tiny_dump');
   attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
   await test('html_tiny_weight_is_not_zero', async () => {
@@ -961,6 +962,15 @@ async function tinyWeight(browser, tmp) {
     const av = text.match(/A\u00b7v_2 = ([0-9.e\u2212]+) \u00d7/), pct = text.match(/has weight ([0-9.e\u2212]+)% in query/);
     check(av && Math.abs(num(av[1].replace('\u2212', '-')) / Number(m[1]) - 1) < 0.01, 'A\u00b7v_2 line: ' + (av ? av[1] : 'none'));
     check(pct && Math.abs(num(pct[1].replace('\u2212', '-')) / (100 * Number(m[1])) - 1) < 0.01, '"has weight" ' + (pct ? pct[1] : 'none'));
+    /* and the row of key 2 in the softmax table: S \u2212 max to the digits of the line's exponent, exp(S \u2212 max) (about
+     * 1e-6) in scientific notation as the weight beside it, both as --explain's exp(S \u2212 max) gives them; it read
+     * "0.0000" beside the weight 6.65e\u22127 */
+    const row = await page.$$eval('#view-cell tr[data-j="2"] td', (tds) => tds.map((e) => e.textContent));
+    const arg = text.match(/A\[0, 0, 0, 2\] = exp\(([^)]+)\)/), ex = Math.exp(exArg);
+    check(arg && row[3] === arg[1] && Math.abs(num(row[3]) - exArg) <= 0.5 * Math.pow(10, -digitsOf(row[3])) + 1e-9,
+      'row 2\u2019s S \u2212 max ' + row[3] + ', the line\u2019s ' + (arg && arg[1]) + ', --explain\u2019s ' + exArg);
+    check(/^[0-9]\.[0-9]{4}e\u2212[0-9]{2,}$/.test(row[4]) && Math.abs(num(row[4].replace('\u2212', '-')) / ex - 1) <= 6e-5,
+      'row 2\u2019s exp(S \u2212 max) ' + row[4] + ', exp(' + exArg + ') = ' + ex);
     /* and the vector A·v_2 itself, weights.npy[0, 0, 2] × V.npy[0, 2, :] (all about 1e-6), in scientific notation with
      * 4 digits as --explain prints it (numpy's rule: every entry below 1e-4), each within half a unit of its last
      * digit: it read [0.0000 0.0000 …] under "A·v_2 = 6.65e−7 × v_2" (a teacher's pass) */
@@ -1898,11 +1908,18 @@ async function eightBitDivision(browser, tmp) {
       const t = await page.evaluate((h, i, j) => {
         const a = window.attnviz; a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
         const eqs = [...document.querySelectorAll('#view-cell p.eq')].map((e) => e.textContent);
+        const tds = [...document.querySelectorAll('#view-cell tr[data-j="' + j + '"] td')].map((e) => e.textContent);
         return { line: eqs.find((e) => e.startsWith('A[')), max: eqs.find((e) => e.startsWith('row max')),
-          weight: document.querySelector('#view-cell [data-role="weight"]').textContent };
+          weight: document.querySelector('#view-cell [data-role="weight"]').textContent, row: tds.slice(3, 5) };
       }, h, i, j);
       const m = t.line.match(/= exp\(([^)]+)\) \/ ([0-9.]+) = ([0-9.]+)/);
       check(m, at + ': no division: ' + t.line);
+      /* the table's row of key j checks like the line: its S \u2212 max is the line's exponent, its exp(S \u2212 max) that
+       * exponent's exp to the same digits (they kept the scores' 0 digits: "\u22121" and "0" in the row of
+       * "exp(\u22121.33) / ..."), and S \u2212 max is scores.npy's within the two scores' bounds */
+      const ed = digitsOf(m[1]);
+      check(t.row[0] === m[1] && t.row[1] === Math.exp(num(m[1])).toFixed(ed), at + ': the row\u2019s S \u2212 max, exp(S \u2212 max) ' +
+        JSON.stringify(t.row) + ' beside "' + t.line + '" (exp(' + m[1] + ') = ' + Math.exp(num(m[1])) + ')');
       const q = Math.exp(num(m[1])) / num(m[2]), d = digitsOf(m[3]);
       check(Math.abs(q - num(m[3])) <= 0.5 * Math.pow(10, -d) + 1e-9, at + ': "' + t.line + '", but exp(' + m[1] + ') / ' + m[2] + ' = ' + q);
       if (t.line.includes('the page stores')) {
@@ -1917,6 +1934,8 @@ async function eightBitDivision(browser, tmp) {
       check(qs.digits === 0, 'head ' + h + ': its scores keep ' + qs.digits + ' digits; the case wants 0');
       check(mm && mm[2] === qs.bound && Math.abs(num(mm[1]) - mx) <= qs.half + 0.5 * Math.pow(10, -digitsOf(mm[1])) + 1e-6,
         at + ': "' + t.max + '", scores.npy\u2019s row max ' + mx + ' (\u00b1' + qs.bound + ')');
+      check(Math.abs(num(t.row[0]) - (S.at(h, i, j) - mx)) <= 2 * qs.half + 0.5 * Math.pow(10, -ed) + 1e-6,
+        at + ': S \u2212 max ' + t.row[0] + ', scores.npy gives ' + (S.at(h, i, j) - mx) + ' (\u00b12\u00b7' + qs.half + ')');
     }
     check(apart < cells.length / 2, apart + ' of ' + cells.length + ' cells give the quotient apart from the weight');
     check(page.problems.length === 0, page.problems.join('; '));

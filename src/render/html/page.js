@@ -1046,29 +1046,7 @@
     for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) mx = Math.max(mx, score(r, l, h, i, n));
     let tot = 0;
     for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) tot += Math.exp(score(r, l, h, i, n) - mx);
-    const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]' + q8(r, l, h, 'scores').note, 'S \u2212 max', 'exp(S \u2212 max)',
-      'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
-    for (let n = 0; n < r.T; n++) {
-      const m = masked(r, i, n), s = score(r, l, h, i, n);
-      /* S − max and exp(S − max) ≤ 1 of 8-bit scores: each off by up to a step, so at the scores' digits; a masked
-       * key's exp(−∞) and weight are exactly 0, as --explain's row writes them ("0.0000" read as a rounded number) */
-      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fS(s), m ? '\u2212\u221e' : fS(s - mx),
-        m ? '0' : fS(Math.exp(s - mx)), m ? '0' : fW(weight(r, l, h, i, n))];
-      const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
-      cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null,
-        lang: c === 1 ? langOf(t) : null })));
-      tb.append(tr);
-    }
     const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j), cell = 'A[' + [layerName(r, l), h, i, j].join(', ') + '] = ';
-    cv.append(el('h2', {}, ...runs('the whole row ' + i + ' of S (query \u201c', userText(r.tokens[i]), '\u201d) and its softmax')),
-      el('div', { class: 'scroll' }, tb));
-    if (mx === -Infinity) { /* no row sum to divide by: the rule --explain states, not exp(−∞) / 0 */
-      cv.append(el('p', { class: 'note', 'data-role': 'all-masked', text: 'every key of this row is masked: softmax of all ' +
-        '\u2212\u221e is undefined, so the rule gives all-zero weights and a zero output row (never NaN).' }),
-      el('p', { class: 'eq' }, cell, el('strong', { 'data-role': 'weight', text: '0' }), ' (the rule, not a division)',
-        dumpRef(r, r.weights_file, l, h, i, j)));
-      return;
-    }
     /* the max, the sum and the exponent take the weight's digits when it shows more (fixed, fmtW), then more until
      * the division of the numbers shown gives the weight shown, so it checks on a calculator: with --precision 0 it
      * read "exp(0) / 2 = 0.48" (1 / 2 is 0.5; the sum is 2.0776), and an 8-bit page, whose scores keep 0 digits at a
@@ -1082,6 +1060,34 @@
     const top = DATA.mode === 0 ? 9 : dg + 2;
     for (let d = dg; d <= top; d++) if (fW(shownQuotient(d)) === at) { dg = d; break; }
     const fL = (x) => (dg > sd ? fmt(x, dg) : fS(x)), checks = fW(shownQuotient(dg)) === at;
+    /* S − max and exp(S − max) as the line below writes its exponent and the numbers it divides (fL), so the row
+     * checks like the line: an 8-bit --no-scale page kept the scores' 0 digits there, "−1" and "0" in the row of a
+     * line "exp(−0.53) / 1.87 = 0.31", and a float32 one at --precision digits read "−11.5424" and "0.0000" beside
+     * "exp(−11.54241)" and a weight of 6.3311e−06 (a teacher's pass). A float32 exp(S − max) below 1e-4 is
+     * scientific, as the weights beside it (fmtW). */
+    const fE = (x) => (DATA.mode === 0 && x > 0 && x < 1e-4 ? sci(x, Math.max(PREC, 1)) : fL(x));
+    const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]' + q8(r, l, h, 'scores').note, 'S \u2212 max', 'exp(S \u2212 max)',
+      'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
+    for (let n = 0; n < r.T; n++) {
+      const m = masked(r, i, n), s = score(r, l, h, i, n);
+      /* a masked key's exp(−∞) and weight are exactly 0, as --explain's row writes them ("0.0000" read as a rounded
+       * number) */
+      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fS(s), m ? '\u2212\u221e' : fL(s - mx),
+        m ? '0' : fE(Math.exp(s - mx)), m ? '0' : fW(weight(r, l, h, i, n))];
+      const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
+      cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null,
+        lang: c === 1 ? langOf(t) : null })));
+      tb.append(tr);
+    }
+    cv.append(el('h2', {}, ...runs('the whole row ' + i + ' of S (query \u201c', userText(r.tokens[i]), '\u201d) and its softmax')),
+      el('div', { class: 'scroll' }, tb));
+    if (mx === -Infinity) { /* no row sum to divide by: the rule --explain states, not exp(−∞) / 0 */
+      cv.append(el('p', { class: 'note', 'data-role': 'all-masked', text: 'every key of this row is masked: softmax of all ' +
+        '\u2212\u221e is undefined, so the rule gives all-zero weights and a zero output row (never NaN).' }),
+      el('p', { class: 'eq' }, cell, el('strong', { 'data-role': 'weight', text: '0' }), ' (the rule, not a division)',
+        dumpRef(r, r.weights_file, l, h, i, j)));
+      return;
+    }
     cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + (dg > sd ? q8(r, l, h, 'scores').note : '') +
       '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }));
     /* a masked cell: why, and that it adds nothing, as --explain; it read "A[0, 0, 1, 5] = exp(\u2212\u221e) / 1.1705 =
