@@ -160,6 +160,7 @@ async function main() {
     await longCommandLine(browser, tmp);
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
+    await maskedCellRowDigits(browser, tmp);
     await percentLikeExplain(browser, tmp);
     await weightDigitsLikeExplain(browser, tmp);
     await zeroPrecision(browser, tmp);
@@ -983,6 +984,42 @@ async function tinyWeight(browser, tmp) {
       check(/^\u2212?[0-9]\.[0-9]{4}e\u2212[0-9]{2,}$/.test(t) && Math.abs(num(t.replace(/\u2212/g, '-')) - ref) <= 6e-5 * Math.abs(ref),
         'A\u00b7v_2[' + d + ']: page shows ' + t + ', weights.npy \u00d7 V.npy gives ' + ref);
     });
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* A masked cell's softmax row checks as an unmasked one's: with --precision 0 the row of query 2 ("deep") of
+ * `--causal --heads 2 "I love deep learning"`, opened on masked key 3, read "1  0  1  0.82" for key 0 and "row sum =
+ * 1", where --explain gives exp(S \u2212 max) = 1 and a row sum of 1.21282355 for the weight 0.824522, and key 1's
+ * exp(S \u2212 max) of 0.091332 read "0" beside its weight 0.075. The shown exp(S \u2212 max) of key 0 over the shown row
+ * sum must give its shown weight to the weight's digits, the row sum and every exp(S \u2212 max) must be --explain's to
+ * their digits, and no unmasked exp(S \u2212 max) may read 0. */
+async function maskedCellRowDigits(browser, tmp) {
+  const args = ['--precision', '0', '--causal', '--heads', '2', 'I love deep learning'];
+  const ex = attnviz(args.concat(['--no-plot', '-q', '--explain', '2,3']));
+  const sum = ex.match(/row sum \u03a3_j exp\(S \u2212 max\) = ([0-9.]+)/);
+  const exps = [0, 1, 2].map((n) => { const m = ex.match(new RegExp('^ +' + n + ' +\\S+ +(\\S+) +(\\S+) +(\\S+) +(\\S+)$', 'm')); return m && Number(m[3]); });
+  check(sum && exps.every((e) => e > 0) && /this cell is masked/.test(ex), '--explain 2,3 no longer gives a masked cell in a row of 3 keys: ' + ex);
+  const out = path.join(tmp, 'maskrow');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+  await test('html_masked_cell_row_checks_on_a_calculator', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const t = await page.evaluate(() => {
+      const a = window.attnviz; a.state.head = 0; a.state.shown = new Set([0]); a.state.cell = { i: 2, j: 3 }; a.state.view = 'cell'; a.render();
+      return { rows: [...document.querySelectorAll('#view-cell tr[data-j]')].map((tr) => [...tr.querySelectorAll('td')].map((e) => e.textContent)),
+        line: [...document.querySelectorAll('#view-cell p.eq')].map((e) => e.textContent).find((e) => e.startsWith('row max')) };
+    });
+    const shownSum = t.line && t.line.match(/row sum \u03a3_j exp\(S \u2212 max\) = ([0-9.]+)$/);
+    check(shownSum, 'no row sum: ' + t.line);
+    const d = digitsOf(shownSum[1]);
+    check(Math.abs(num(shownSum[1]) - Number(sum[1])) <= 0.5 * Math.pow(10, -d) + 1e-9, 'row sum ' + shownSum[1] + ', --explain ' + sum[1]);
+    const q = num(t.rows[0][4]) / num(shownSum[1]), w = t.rows[0][5];
+    check(Math.abs(q - num(w)) <= 0.5 * Math.pow(10, -digitsOf(w)) + 1e-9, 'key 0: ' + t.rows[0][4] + ' / ' + shownSum[1] + ' = ' + q + ', not the weight ' + w);
+    for (const n of [0, 1, 2]) {
+      const e = t.rows[n][4];
+      check(num(e) > 0 && Math.abs(num(e) - exps[n]) <= 0.5 * Math.pow(10, -digitsOf(e)) + 1e-9, 'key ' + n + '\u2019s exp(S \u2212 max) ' + e + ', --explain ' + exps[n]);
+    }
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

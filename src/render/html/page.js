@@ -70,7 +70,7 @@
     const bound = (m * Math.pow(10, e)).toFixed(Math.max(0, -e));
     return { digits: Math.max(0, Math.floor(-Math.log10(step) + 1e-9)), bound: bound, note: ' (8-bit: \u00b1' + bound + ')' };
   }
-  /* a float32 weight too small for the digits, as --explain prints it: "4.58e−6", not "0.0000" (a
+  /* a float32 weight too small for the digits, as --explain prints it: "4.5800e−06", not "0.0000" (a
    * teacher's pass: the page's 0.0000 beside the trace's 4.58e-06); 8-bit pages cannot tell it from 0.
    * Scientific only below 1e-4, as --explain's (teach.c weight_format); from 1e-4 on, fixed with the fewest
    * digits from --precision on that show two significant ones: with --precision 0 every weight under 0.5
@@ -1046,14 +1046,21 @@
     for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) mx = Math.max(mx, score(r, l, h, i, n));
     let tot = 0;
     for (let n = 0; n < r.T; n++) if (!masked(r, i, n)) tot += Math.exp(score(r, l, h, i, n) - mx);
-    const a = masked(r, i, j) ? 0 : weight(r, l, h, i, j), cell = 'A[' + [layerName(r, l), h, i, j].join(', ') + '] = ';
+    const cell = 'A[' + [layerName(r, l), h, i, j].join(', ') + '] = ';
+    /* a masked cell has no division of its own: its row and the row max and sum take the digits that make the row's
+     * largest weight check, as the line of that key would. With --precision 0 (`--causal --heads 2 "I love deep
+     * learning"`, query 2, key 3) the row read "1  0  1  0.82" and "row sum = 1" for a sum of 1.2128, exp(0) / 1
+     * giving 1, not 0.82, and key 1's exp(S \u2212 max) of 0.091 "0" beside its weight 0.075 (a teacher's pass). */
+    let ref = j;
+    if (masked(r, i, j)) for (let n = 0; n < r.T; n++) if (!masked(r, i, n) && (ref === j || weight(r, l, h, i, n) > weight(r, l, h, i, ref))) ref = n;
+    const a = masked(r, i, ref) ? 0 : weight(r, l, h, i, ref);
     /* the max, the sum and the exponent take the weight's digits when it shows more (fixed, fmtW), then more until
      * the division of the numbers shown gives the weight shown, so it checks on a calculator: with --precision 0 it
      * read "exp(0) / 2 = 0.48" (1 / 2 is 0.5; the sum is 2.0776), and an 8-bit page, whose scores keep 0 digits at a
      * step over 0.1, "exp(\u22121) / 1 = 0.17" (the 8-bit scores give exp(\u22121.45) / 1.39; a teacher's pass). An 8-bit
      * weight is stored apart from the 8-bit scores, each off by up to half a step, so their quotient need not give
      * it at any digits: after 2 more digits the line gives the quotient and, beside it, the weight the page stores. */
-    const at = fW(a), sd = q8(r, l, h, 'scores').digits, arg = score(r, l, h, i, j) - mx;
+    const at = fW(a), sd = q8(r, l, h, 'scores').digits, arg = score(r, l, h, i, ref) - mx;
     const ad = !/e/.test(at) && at.includes('.') ? at.length - at.indexOf('.') - 1 : 0;
     const num = (t) => Number(t.replace('\u2212', '-')), shownQuotient = (d) => Math.exp(num(fmt(arg, d))) / num(fmt(tot, d));
     let dg = Math.max(sd, ad);
