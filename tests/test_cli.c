@@ -1430,6 +1430,43 @@ static void test_verbose_scores_name_masked_entries_only_with_a_mask(void **stat
     tu_free(&r);
 }
 
+/* -v printed Q[head h] but not K or V, so a learner following the shapes to S = Q·Kᵀ and O = A·V never saw the
+ * matrices they are made of. With --weights holding X = [[1 2 3 4] [5 6 7 8]], W_K = 2·I and W_V the reversal
+ * of the columns, --positions none and 2 heads, by hand: K = 2X, whose head 0 takes columns 0..1 and head 1
+ * columns 2..3, and V = X with its columns reversed. */
+static void test_verbose_prints_k_and_v_of_each_head(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    av_err err;
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, wk[16] = {0}, wv[16] = {0};
+    for (int i = 0; i < 4; i++) wk[i * 4 + i] = 2, wv[i * 4 + 3 - i] = 1;
+    size_t sx[2] = {2, 4}, sw[2] = {4, 4};
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, sx, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_K.npy", dir);
+    assert_int_equal(av_npy_write(path, wk, 2, sw, &err), AV_OK);
+    snprintf(path, sizeof path, "%s/W_V.npy", dir);
+    assert_int_equal(av_npy_write(path, wv, 2, sw, &err), AV_OK);
+    tu_result r;
+    run_attnviz(&r, NULL, "-v", "--no-plot", "--color", "never", "-d", "4", "-H", "2", "--positions", "none",
+                "--weights", dir, "a b", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *want[] = {
+        "      K[head 0] =\n      [[  2.0000   4.0000]\n       [ 10.0000  12.0000]]\n",
+        "      K[head 1] =\n      [[  6.0000   8.0000]\n       [ 14.0000  16.0000]]\n",
+        "      V[head 0] =\n      [[  4.0000   3.0000]\n       [  8.0000   7.0000]]\n",
+        "      V[head 1] =\n      [[  2.0000   1.0000]\n       [  6.0000   5.0000]]\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(r.out, want[i])) fail_msg("case %zu: no\n%s\nin\n%s", i, want[i], r.out);
+    /* in the split-heads step, before the scores that use them */
+    assert_true(strstr(r.out, "[5] split heads") < strstr(r.out, "K[head 0]"));
+    assert_true(strstr(r.out, "V[head 1]") < strstr(r.out, "[6] scores"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* After "--" every word is text, as getopt reads it, so "-- '-1 is negative' --show" drew "- - show" as tokens
  * and printed no table, exit 0 (a teacher's pass; attnviz's own advice for a text that starts with '-' is
  * "attnviz -- TEXT"). A word there that names a long option gets a note; a text without one gets none. */
@@ -6762,6 +6799,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_mask_file_gets_no_mask_advice, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
+        cmocka_unit_test(test_verbose_prints_k_and_v_of_each_head),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -406,6 +406,16 @@ static int stages_project(const av_trace *tr, const av_model *m, const av_weight
             char name[64];
             snprintf(name, sizeof name, "Q[head %d]", h);
             av_print_matrix(f, name, m->Q + (size_t)h * T * Dk, T, Dk, P, NULL);
+            /* K and V too: -v showed Q alone, and a learner following the shapes to S = Q·Kᵀ and O = A·V never saw
+             * the K and V they are made of (a learner's pass) */
+            if (m->K) {
+                snprintf(name, sizeof name, "K[head %d]", h);
+                av_print_matrix(f, name, m->K + (size_t)h * T * Dk, T, Dk, P, NULL);
+            }
+            if (m->V) {
+                snprintf(name, sizeof name, "V[head %d]", h);
+                av_print_matrix(f, name, m->V + (size_t)h * T * Dk, T, Dk, P, NULL);
+            }
         }
     return n;
 }
