@@ -1467,6 +1467,38 @@ static void test_verbose_prints_k_and_v_of_each_head(void **state) {
     rm_rf(dir);
 }
 
+/* -v --precision 0 printed a row of weights whose largest rounds to 0 as all zeros, right under "every unmasked row
+ * sums to 1": with X = 0 (--weights), --positions none and a causal mask every visible score is 0, so by hand the
+ * weights are row i: 1/(i+1) on keys 0..i, 0 after; the base binary printed [[1 0 0] [0 0 0] [0 0 0]]. The matrix
+ * now takes the fewest digits that keep each row's largest off 0 (1 here: 0.5 and 1/3 print as 0.5 and 0.3). */
+static void test_verbose_weights_row_never_prints_as_all_zeros(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    av_err err;
+    float x[12] = {0};
+    size_t sx[2] = {3, 4};
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, sx, &err), AV_OK);
+    tu_result r;
+    run_attnviz(&r, NULL, "-v", "--no-plot", "--color", "never", "-d", "4", "--positions", "none", "--causal",
+                "--precision", "0", "--weights", dir, "a b c", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *want = "      A[head 0] =\n"
+                       "      [[  1.0   0.0   0.0]\n"
+                       "       [  0.5   0.5   0.0]\n"
+                       "       [  0.3   0.3   0.3]]\n";
+    if (!strstr(r.out, want)) fail_msg("no\n%s\nin\n%s", want, r.out);
+    tu_free(&r);
+    /* the default precision is unchanged: 4 digits show any weight row's largest (at least 1/T) */
+    run_attnviz(&r, NULL, "-v", "--no-plot", "--color", "never", "-d", "4", "--positions", "none", "--causal",
+                "--weights", dir, "a b c", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "       [  0.3333   0.3333   0.3333]]\n"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* After "--" every word is text, as getopt reads it, so "-- '-1 is negative' --show" drew "- - show" as tokens
  * and printed no table, exit 0 (a teacher's pass; attnviz's own advice for a text that starts with '-' is
  * "attnviz -- TEXT"). A word there that names a long option gets a note; a text without one gets none. */
@@ -6800,6 +6832,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_missing_mask_file_gets_no_mask_advice, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
         cmocka_unit_test(test_verbose_prints_k_and_v_of_each_head),
+        cmocka_unit_test(test_verbose_weights_row_never_prints_as_all_zeros),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

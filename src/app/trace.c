@@ -131,12 +131,14 @@ static void print_row(FILE *f, const float *row, int cols, int precision, int sc
  * |value| is ≥ 1e8 (3e12 in fixed point was 3000000053248.0000, wider than its column, and a -2.5e-9 beside it
  * printed as -0.0000) or when it is below 1e-4 (av_numpy_sci: every entry would print as 0.0000), fixed point
  * otherwise with *digits digits after the point (av_numpy_digits: precision, or more when the largest would
- * print as 0); as np.set_printoptions(suppress=True), a matrix of ordinary values keeps fixed point whatever its
+ * print as 0, or when the largest of one shown row would: --precision 0 printed the weights 0.32 0.04 0.19 0.45
+ * as "[0 0 0 0]" right under "every unmasked row sums to 1", now [0.3 0.0 0.2 0.5]); as np.set_printoptions(suppress=True), a matrix of ordinary values keeps fixed point whatever its
  * smallest entry. *width is the widest entry, at least *digits + 4 characters (what fixed point of |value| < 100
  * takes), so the columns line up. */
 static void matrix_format(const float *a, int rows, int cols, int precision, const unsigned char *masked, int *sci,
                           int *digits, int *width) {
     double big = 0.0;
+    int row_digits = precision; /* the most av_numpy_digits of any shown row's largest |value| */
     char buf[64];
     *sci = 0;
     *digits = precision;
@@ -145,20 +147,25 @@ static void matrix_format(const float *a, int rows, int cols, int precision, con
         if (pass == 1) *width = *digits + 4;
         for (int i = 0; i < rows; i++) {
             if (rows > 8 && i == 3) i = rows - 3;
+            double row_big = 0.0;
             for (int j = 0; j < cols; j++) {
                 if (cols > 8 && j == 3) j = cols - 3;
                 size_t at = (size_t)i * cols + j;
                 if (masked && masked[at]) continue;
                 double v = fabs((double)a[at]);
                 if (pass == 0 && isfinite(v) && v > big) big = v;
+                if (pass == 0 && isfinite(v) && v > row_big) row_big = v;
                 if (pass == 1) {
                     int len = av_format_number(buf, sizeof buf, a[at], *digits, *sci);
                     if (len > *width) *width = len;
                 }
             }
+            if (pass == 0 && av_numpy_digits(row_big, precision) > row_digits)
+                row_digits = av_numpy_digits(row_big, precision);
         }
         *sci = av_numpy_sci(big);
         if (!*sci) *digits = av_numpy_digits(big, precision);
+        if (!*sci && row_digits > *digits) *digits = row_digits;
     }
 }
 
