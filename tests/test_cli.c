@@ -1499,6 +1499,47 @@ static void test_verbose_weights_row_never_prints_as_all_zeros(void **state) {
     rm_rf(dir);
 }
 
+/* --explain's softmax table printed a weight that is not 0 as 0.000000 beside the line that gives it: with --weights
+ * X = [[5 0] [0 0]], W_Q = W_K = W_V = I, --positions none and --no-scale, row 0 of S is [25 0] by hand, so
+ * exp(S − max) = [1 e^-25] and A = [1 e^-25]/(1 + e^-25), with e^-25 = 1.388794e-11 (Python's math.exp(-25)
+ * = 1.3887943864964021e-11); the base binary's table read "0.000000" for both. The table is now in scientific
+ * notation, all its numbers alike, as numpy's default prints an array whose smallest nonzero value is below 1e-4. */
+static void test_explain_table_never_prints_a_nonzero_weight_as_zero(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    char path[4400];
+    av_err err;
+    float x[4] = {5, 0, 0, 0}, eye[4] = {1, 0, 0, 1};
+    size_t s2[2] = {2, 2};
+    const char *files[] = {"X", "W_Q", "W_K", "W_V"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s.npy", dir, files[i]);
+        assert_int_equal(av_npy_write(path, i ? eye : x, 2, s2, &err), AV_OK);
+    }
+    tu_result r;
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "-d", "2", "--positions", "none", "--no-scale",
+                "--weights", dir, "--explain", "0,1", "a b", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *want[] = {
+        "      0    a              2.500000e+01   0.000000e+00   1.000000e+00   1.000000e+00\n",
+        "    → 1    b              0.000000e+00  -2.500000e+01   1.388794e-11   1.388794e-11\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(r.out, want[i])) fail_msg("case %zu: no\n%s\nin\n%s", i, want[i], r.out);
+    tu_free(&r);
+    /* with X = [[1 0] [0 0]] the weights are 1/(1 + e^-1) = 0.731059 and e^-1/(1 + e^-1) = 0.268941: fixed point */
+    x[0] = 1;
+    snprintf(path, sizeof path, "%s/X.npy", dir);
+    assert_int_equal(av_npy_write(path, x, 2, s2, &err), AV_OK);
+    run_attnviz(&r, NULL, "-q", "--no-plot", "--color", "never", "-d", "2", "--positions", "none", "--no-scale",
+                "--weights", dir, "--explain", "0,1", "a b", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "    → 1    b                 0.000000     -1.000000      0.367879      0.268941\n"))
+        fail_msg("%s", r.out);
+    tu_free(&r);
+    rm_rf(dir);
+}
+
 /* After "--" every word is text, as getopt reads it, so "-- '-1 is negative' --show" drew "- - show" as tokens
  * and printed no table, exit 0 (a teacher's pass; attnviz's own advice for a text that starts with '-' is
  * "attnviz -- TEXT"). A word there that names a long option gets a note; a text without one gets none. */
@@ -6833,6 +6874,7 @@ int main(void) {
         cmocka_unit_test(test_verbose_scores_name_masked_entries_only_with_a_mask),
         cmocka_unit_test(test_verbose_prints_k_and_v_of_each_head),
         cmocka_unit_test(test_verbose_weights_row_never_prints_as_all_zeros),
+        cmocka_unit_test(test_explain_table_never_prints_a_nonzero_weight_as_zero),
         cmocka_unit_test_setup_teardown(test_attn_mask_that_means_keep_is_noted, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_missing_openblas_is_an_error_not_a_crash, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),

@@ -1043,14 +1043,25 @@ static void explain_cell(FILE *f, const av_model *m, const av_tokens *toks, char
     /* one notation for the table's four columns, as numpy prints one array (av_numpy_sci over the numbers it
      * shows): a score of 1.97e28 in fixed point took 36 characters and broke the columns; every column is as
      * wide as its widest entry, tp + 6 at least */
+    /* ... and scientific too when a number of the table that is not 0 would print as 0 in fixed point: with
+     * --no-scale, `--explain 0,1 "I love deep learning"` printed exp(S − max) and A[i,j] of 4.05e-18 as 0.000000
+     * in the table right above "A[0, 0, 1] = ... = 4.05488e-18" (numpy's default, suppress=False, prints such an
+     * array in scientific notation: its smallest nonzero |value| is below 1e-4) */
     double big = 0.0;
+    int hidden = 0; /* a nonzero number that tp digits of fixed point print as 0 */
     for (int j = 0; j < T; j++) {
         if (m_row[j] || (keep && !keep[j])) continue;
         double cell[] = {s_row[j], s_row[j] - maxv, exp((double)s_row[j] - maxv), a_row[j]};
-        for (int col = 0; col < 4; col++)
+        for (int col = 0; col < 4; col++) {
             if (isfinite(cell[col]) && fabs(cell[col]) > big) big = fabs(cell[col]);
+            if (isfinite(cell[col]) && cell[col] != 0 && fabs(cell[col]) < 1.0) {
+                char fixed[64];
+                snprintf(fixed, sizeof fixed, "%.*f", tp, fabs(cell[col]));
+                hidden |= strspn(fixed, "0.") == strlen(fixed);
+            }
+        }
     }
-    int tsci = av_numpy_sci(big); /* fixed point: tp ≥ 6 digits show any |value| ≥ 1e-4 */
+    int tsci = av_numpy_sci(big) || hidden; /* fixed point: tp ≥ 6 digits show any |value| ≥ 1e-4 */
     for (int j = 0; tsci && j < T; j++) {
         if (m_row[j] || (keep && !keep[j])) continue;
         double cell[] = {s_row[j], s_row[j] - maxv, exp((double)s_row[j] - maxv), a_row[j]};
