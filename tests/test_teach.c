@@ -1948,8 +1948,8 @@ static void test_no_scale_saturation_verdict(void **state) {
      * scores, and counting it said "saturated: 7 of 12 rows" (a teacher's report). numpy on this run's
      * --dump weights.npy (4 heads, T 3): 3 of the 8 rows with 2 or 3 visible keys have a max > 0.9 */
     run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--causal", "--heads", "4", "-d", "16", "I love you", NULL);
-    if (!strstr(r.out, "verdict: not saturated: 3 of 8 rows are nearly one-hot (max weight > 0.9); 4 rows with one "
-                       "visible key left out\n"))
+    if (!strstr(r.out, "verdict: not saturated: 3 of 8 rows are nearly one-hot (max weight > 0.9); 4 rows (1 query × "
+                       "4 heads) with one visible key left out\n"))
         fail_msg("causal verdict:\n%s", r.out);
     tu_free(&r);
     /* <pad> query rows are left out, as --compare's tables average the real rows only: they had been counted
@@ -1970,8 +1970,8 @@ static void test_no_scale_saturation_verdict(void **state) {
             }
         av_npy_free(&w);
         char want[200];
-        snprintf(want, sizeof want, "%d of 4 rows %s nearly one-hot (max weight > 0.9); 2 rows with one visible key "
-                 "left out; 6 <pad> query rows left out\n", peaked, peaked == 1 ? "is" : "are");
+        snprintf(want, sizeof want, "%d of 4 rows %s nearly one-hot (max weight > 0.9); 2 rows (1 query × 2 heads) with "
+                 "one visible key left out; 6 <pad> query rows (3 queries × 2 heads) left out\n", peaked, peaked == 1 ? "is" : "are");
         if (!strstr(r.out, want)) fail_msg("--pad-to verdict, want ...%s in:\n%s", want, r.out);
         tu_free(&r);
         rm_rf(d);
@@ -2042,13 +2042,55 @@ static void test_saturation_rows_keep_their_places(void **state) {
     }
     av_npy_free(&w);
     assert_non_null(strstr(r.out, "one-hot = 0); — = every key masked\n"));
-    assert_non_null(strstr(r.out, "; 2 rows with one visible key left out; 2 rows with no visible key left out\n"));
+    assert_non_null(strstr(r.out, "; 2 rows (1 query × 2 heads) with one visible key left out; 2 rows (1 query × 2 heads)"
+                                  " with no visible key left out\n"));
     tu_free(&r);
     /* no such row, no such legend */
     run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--causal", "a b c", NULL);
     assert_int_equal(r.code, 0);
     assert_non_null(strstr(r.out, "(uniform over n keys = ln n; one-hot = 0)\n"));
     assert_null(strstr(r.out, "—"));
+    tu_free(&r);
+    rm_rf(dir);
+}
+
+/* A fully masked query was counted once per head and called rows "counted over all heads": with 8 heads, --causal
+ * and an --attn-mask whose row 0 is [1 1 1 1], query 0 alone sees no key, in each of the 8 heads, and the trace
+ * said "8 rows, counted over all heads, have every key masked" and "8 rows with no visible key left out", which a
+ * learner read as 8 queries of a 4-token sentence. By hand: 1 query × 8 heads = 8 rows of the (8, 4, 4) weights. */
+static void test_fully_masked_count_names_queries_and_heads(void **state) {
+    (void)state;
+    char *dir = make_tmpdir(), path[4200];
+    snprintf(path, sizeof path, "%s/m.npy", dir);
+    static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (4, 4), }";
+    const unsigned char m[16] = {1, 1, 1, 1};
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite(hdr, 1, sizeof hdr - 1, fp);
+    for (size_t k = sizeof hdr - 1; k < 127; k++) fputc(' ', fp);
+    fputc('\n', fp);
+    fwrite(m, 1, sizeof m, fp);
+    fclose(fp);
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "--heads", "8", "--causal", "--attn-mask", path,
+                "I love deep learning", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "  8 rows (1 query × 8 heads) have every key masked: weights all 0, output row 0 (no NaN)\n") ||
+        !strstr(r.out, "; 8 rows (1 query × 8 heads) with no visible key left out\n") || strstr(r.out, "counted over"))
+        fail_msg("8 heads:\n%s", r.out);
+    tu_free(&r);
+    /* the flash kernel's line */
+    run_attnviz(&r, NULL, "--no-plot", "--color", "never", "--heads", "8", "--causal", "--kernel", "flash",
+                "--attn-mask", path, "I love deep learning", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "  8 rows (1 query × 8 heads) saw no key at all: l = 0, output row 0 (never NaN)\n"))
+        fail_msg("flash:\n%s", r.out);
+    tu_free(&r);
+    /* one head: one row, said as before without the heads */
+    run_attnviz(&r, NULL, "--no-plot", "--color", "never", "--causal", "--attn-mask", path, "I love deep learning", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "  1 row has every key masked: weights all 0, output row 0 (no NaN)\n"))
+        fail_msg("1 head:\n%s", r.out);
     tu_free(&r);
     rm_rf(dir);
 }
@@ -2480,6 +2522,7 @@ int main(void) {
         cmocka_unit_test(test_dump_x_is_before_positional_encoding),
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_saturation_rows_keep_their_places),
+        cmocka_unit_test(test_fully_masked_count_names_queries_and_heads),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
         cmocka_unit_test(test_compare_tables_do_not_depend_on_padding),

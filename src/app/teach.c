@@ -1486,15 +1486,16 @@ void av_print_saturation(FILE *f, const av_model *m, int color) {
         if (h < 8) fprintf(f, "%s\n", T > 8 ? " …" : "");
     }
     if (H > 8) fprintf(f, "                   (%d more head%s)\n", H - 8, H == 9 ? "" : "s");
-    char left_out[160] = ""; /* the rows with one visible key are 1.00 whatever the scores; those with none 0 */
+    char left_out[320] = "", said[96]; /* the rows with one visible key are 1.00 whatever the scores; those with none 0 */
     if (single)
-        snprintf(left_out, sizeof left_out, "; %d row%s with one visible key left out", single, single == 1 ? "" : "s");
+        snprintf(left_out, sizeof left_out, "; %s with one visible key left out",
+                 av_rows_phrase(said, sizeof said, single, H, ""));
     if (blind) /* every key masked (--attn-mask): it said "every row sees one key" when no row saw any (a tester's report) */
-        snprintf(left_out + strlen(left_out), sizeof left_out - strlen(left_out), "; %d row%s with no visible key left out",
-                 blind, blind == 1 ? "" : "s");
+        snprintf(left_out + strlen(left_out), sizeof left_out - strlen(left_out), "; %s with no visible key left out",
+                 av_rows_phrase(said, sizeof said, blind, H, ""));
     if (pad) /* --pad-to: they were counted, where --compare's tables average the real rows only (a teacher's pass) */
-        snprintf(left_out + strlen(left_out), sizeof left_out - strlen(left_out), "; %d <pad> query row%s left out",
-                 pad, pad == 1 ? "" : "s");
+        snprintf(left_out + strlen(left_out), sizeof left_out - strlen(left_out), "; %s left out",
+                 av_rows_phrase(said, sizeof said, pad, H, "<pad> query "));
     if (!rows && !single)
         fprintf(f, "                   verdict: none: every row has every key masked, so its weights are all 0\n");
     else if (!rows)

@@ -473,10 +473,12 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
         fprintf(f, "none: every query sees every key\n");
     else
         fprintf(f, "%s: S[i,j] = −∞ where masked; %zu of %zu (query, key) pairs masked\n", mask, m->masked_count, TT);
-    if (m->fully_masked_rows)
-        fprintf(f, "%s%s%d row%s, counted over all heads, %s every key masked: weights all 0, output row 0 (no NaN)%s\n",
-                ind, Y(tr), m->fully_masked_rows, m->fully_masked_rows == 1 ? "" : "s",
+    if (m->fully_masked_rows) {
+        char rows[96];
+        fprintf(f, "%s%s%s %s every key masked: weights all 0, output row 0 (no NaN)%s\n", ind, Y(tr),
+                av_rows_phrase(rows, sizeof rows, m->fully_masked_rows, c->H, ""),
                 m->fully_masked_rows == 1 ? "has" : "have", R(tr));
+    }
     return n;
 }
 
@@ -637,9 +639,11 @@ static void print_online_softmax(const av_trace *tr, const av_model *m) {
     fprintf(f, "%seach tile that raises m rescales l and the partial output o by e^(m_old−m_new); out = o / l\n", ind);
     fprintf(f, "%s%s✓%s the plain softmax (all %d key%s as one tile, no rescaling) gives the same output row:"
                " max |difference| = %.2e\n", ind, G(tr), R(tr), T, T == 1 ? "" : "s", worst);
-    if (m->fully_masked_rows)
-        fprintf(f, "%s%d row%s saw no key at all: l = 0, output row 0 (never NaN)\n", ind, m->fully_masked_rows,
-                m->fully_masked_rows == 1 ? "" : "s");
+    if (m->fully_masked_rows) {
+        char rows[96];
+        fprintf(f, "%s%s saw no key at all: l = 0, output row 0 (never NaN)\n", ind,
+                av_rows_phrase(rows, sizeof rows, m->fully_masked_rows, m->cfg.H, ""));
+    }
     free(steps);
     free(row);
 }

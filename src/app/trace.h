@@ -91,6 +91,22 @@ static inline int av_format_number(char *buf, size_t n, double v, int precision,
     return len;
 }
 
+/* "rows" rows of the (H, T, T) weights, said so that the count is read right: "1 row", "3 rows" with one head;
+ * "8 rows (1 query × 8 heads)" with more, as the mask, and so a row's visible keys, is the same in every head
+ * (rows a multiple of H). kind goes before "row": "<pad> query " gives "8 <pad> query rows (2 queries × 4 heads)".
+ * With 8 heads and query 0 fully masked the trace said "8 rows, counted over all heads, have every key masked"
+ * and "8 rows with one visible key left out" for one query (a learner's pass). Writes at most n bytes to buf
+ * (snprintf); returns buf. Inline: teach.c uses it and the options fuzzer links teach.c without trace.c. */
+static inline const char *av_rows_phrase(char *buf, size_t n, int rows, int H, const char *kind) {
+    int q = H > 0 ? rows / H : rows;
+    if (H <= 1 || rows % H)
+        snprintf(buf, n, "%d %srow%s", rows, kind, rows == 1 ? "" : "s");
+    else
+        snprintf(buf, n, "%d %srow%s (%d quer%s × %d heads)", rows, kind, rows == 1 ? "" : "s", q, q == 1 ? "y" : "ies",
+                 H);
+    return buf;
+}
+
 /* Short mask description used in the trace and in figure titles, e.g.
  * "none", "causal", "key padding (2 <pad>)", "causal + key padding (2 <pad>)";
  * with has_user_mask, " + attn_mask file" after them, naming file (the
