@@ -2054,6 +2054,41 @@ static void test_saturation_rows_keep_their_places(void **state) {
     rm_rf(dir);
 }
 
+/* -v prints Q, K, V and S of heads 0 and 1 only (and A of every head); with --heads 4 it printed those of heads 0 and
+ * 1 and went on with no word for heads 2 and 3, which a learner looked for. Now a line names the heads left out and
+ * where they are; checked here: --dump's Q.npy and scores.npy do hold all 4 heads (shape (4, 6, 128) and (4, 6, 6)
+ * for 6 tokens, d_model 512), and with 2 heads there is no such line. */
+static void test_verbose_names_the_heads_it_leaves_out(void **state) {
+    (void)state;
+    char *d = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "--heads", "4", "--dump", d, "我爱深度学习", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    const char *qkv = "      (Q, K and V of heads 2..3 not printed: -v prints heads 0 and 1; --dump DIR writes all 4)\n";
+    const char *sc = "      (S of heads 2..3 not printed: -v prints heads 0 and 1; --dump DIR writes all 4)\n";
+    if (!strstr(r.out, qkv) || !strstr(r.out, sc)) fail_msg("4 heads:\n%s", r.out);
+    assert_true(strstr(r.out, "V[head 1]") < strstr(r.out, qkv) && strstr(r.out, qkv) < strstr(r.out, "[6] scores"));
+    assert_null(strstr(r.out, "Q[head 2]"));
+    tu_free(&r);
+    av_npy q = load(d, "Q.npy"), s = load(d, "scores.npy");
+    assert_int_equal(q.ndim, 3);
+    assert_int_equal(q.shape[0], 4);
+    assert_int_equal(s.shape[0], 4);
+    av_npy_free(&q);
+    av_npy_free(&s);
+    rm_rf(d);
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "-d", "6", "--heads", "3", "我爱深", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    if (!strstr(r.out, "      (S of head 2 not printed: -v prints heads 0 and 1; --dump DIR writes all 3)\n"))
+        fail_msg("3 heads:\n%s", r.out);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "--heads", "2", "我爱深", NULL);
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "V[head 1]"));
+    assert_null(strstr(r.out, "not printed"));
+    tu_free(&r);
+}
+
 /* A fully masked query was counted once per head and called rows "counted over all heads": with 8 heads, --causal
  * and an --attn-mask whose row 0 is [1 1 1 1], query 0 alone sees no key, in each of the 8 heads, and the trace
  * said "8 rows, counted over all heads, have every key masked" and "8 rows with no visible key left out", which a
@@ -2523,6 +2558,7 @@ int main(void) {
         cmocka_unit_test(test_no_scale_saturation_verdict),
         cmocka_unit_test(test_saturation_rows_keep_their_places),
         cmocka_unit_test(test_fully_masked_count_names_queries_and_heads),
+        cmocka_unit_test(test_verbose_names_the_heads_it_leaves_out),
         cmocka_unit_test(test_compare_writes_summary_and_figure),
         cmocka_unit_test(test_compare_says_rope_is_left_out_for_an_odd_d_k),
         cmocka_unit_test(test_compare_tables_do_not_depend_on_padding),

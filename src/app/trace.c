@@ -361,6 +361,15 @@ static int drawn_at_random(const av_weights_source *ws, const char *name) {
     return in_name_list(ws->drawn, strlen(ws->drawn), name);
 }
 
+
+/* After -v's matrices of heads 0 and 1, the heads it leaves out, where there are more: with --heads 4 -v printed
+ * Q, K, V and S of heads 0 and 1 and A of all four with no word why (a learner's pass reading "我爱深度学习"). */
+static void print_heads_left_out(FILE *f, const char *what, int H) {
+    if (H <= 2) return;
+    if (H == 3) fprintf(f, "      (%s of head 2 not printed: -v prints heads 0 and 1; --dump DIR writes all 3)\n", what);
+    else fprintf(f, "      (%s of heads 2..%d not printed: -v prints heads 0 and 1; --dump DIR writes all %d)\n", what,
+                 H - 1, H);
+}
 /* project, split heads, RoPE. */
 static int stages_project(const av_trace *tr, const av_model *m, const av_weights_source *ws, int n) {
     FILE *f = tr->f;
@@ -424,6 +433,7 @@ static int stages_project(const av_trace *tr, const av_model *m, const av_weight
                 av_print_matrix(f, name, m->V + (size_t)h * T * Dk, T, Dk, P, NULL);
             }
         }
+    if (tr->verbose) print_heads_left_out(f, "Q, K and V", H);
     return n;
 }
 
@@ -454,7 +464,7 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
         fprintf(f, "%stheory for independent zero-mean q, k of unit variance: var(q·k) = d_k = %d, and 1 after ÷√d_k\n",
                 ind, Dk);
     }
-    if (tr->verbose && m->scores)
+    if (tr->verbose && m->scores) {
         for (int h = 0; h < H && h < 2; h++) {
             char name[96]; /* the masked note only where something is masked (-v said it with no mask: a teacher's pass) */
             if (m->masked_count)
@@ -463,7 +473,8 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
                 snprintf(name, sizeof name, "S[head %d]", h);
             av_print_matrix(f, name, m->scores + (size_t)h * T * T, T, T, P, m->mask);
         }
-    else if (tr->verbose) /* -v printed S and A without a word for them past 64 tokens, where auto runs flash (a
+        print_heads_left_out(f, "S", H);
+    } else if (tr->verbose) /* -v printed S and A without a word for them past 64 tokens, where auto runs flash (a
                            * long-input learner's pass: "-v prints the small matrices") */
         fprintf(f, "%s-v: the flash kernel forms no S or A to print; --kernel blas prints them\n", ind);
 
