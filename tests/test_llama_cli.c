@@ -1816,12 +1816,20 @@ static void test_unimplemented_config_keys_are_refused(void **state) {
     assert_non_null(json);
     static const char *const cases[][2] = {
         {"\"partial_rotary_factor\": 0.5", "partial_rotary_factor 0.5 is not supported: attnviz's RoPE rotates all "
-                                           "head_dim dimensions of each head (allowed: 1, null or absent)"},
+                                           "head_dim dimensions of each head (allowed: 1 or absent)"},
         {"\"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0, \"partial_rotary_factor\": 0.25}",
          "rope_parameters.partial_rotary_factor 0.25 is not supported: attnviz's RoPE rotates all head_dim dimensions "
-         "of each head (allowed: 1, null or absent)"},
+         "of each head (allowed: 1 or absent)"},
         {"\"partial_rotary_factor\": \"half\"", "partial_rotary_factor \"half\" is not supported: attnviz's RoPE "
-                                              "rotates all head_dim dimensions of each head (allowed: 1, null or absent)"},
+                                              "rotates all head_dim dimensions of each head (allowed: 1 or absent)"},
+        /* null is no default: transformers takes 1.0 for a missing key only, then int(head_dim * None) is a
+         * TypeError; it ran full RoPE with exit 0 and was listed as allowed (a Llama user's pass) */
+        {"\"partial_rotary_factor\": null", "partial_rotary_factor is null; it must be 1, or the key left out for "
+                                            "transformers' default 1 (transformers keeps a null and fails on "
+                                            "int(head_dim · partial_rotary_factor) with a TypeError)"},
+        {"\"rope_parameters\": {\"rope_type\": \"default\", \"rope_theta\": 10000.0, \"partial_rotary_factor\": null}",
+         "rope_parameters.partial_rotary_factor is null; it must be 1, or the key left out for transformers' default 1 "
+         "(transformers keeps a null and fails on int(head_dim · partial_rotary_factor) with a TypeError)"},
         {"\"layer_types\": [\"full_attention\", \"sliding_attention\"], \"sliding_window\": 4",
          "layer_types[1] \"sliding_attention\" is not supported: attnviz runs full causal attention in every layer "
          "(allowed: \"full_attention\" for every layer, null or absent)"},

@@ -123,17 +123,24 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
      * (_compute_default_rope_parameters reads it at the top level, transformers 5 inside rope_parameters), and
      * attnviz rotates them all: 0.5 ran full RoPE with no word, other scores than the checkpoint's (a tester's
      * report). layer_types (Qwen2Config, transformers >= 4.53) names each layer's attention: "sliding_attention"
-     * is a sliding window, and attnviz runs full causal attention in every layer. */
+     * is a sliding window, and attnviz runs full causal attention in every layer. A null is no default there:
+     * transformers takes 1.0 for a missing key only (getattr(config, "partial_rotary_factor", 1.0), in transformers 5
+     * rope_parameters.get(...)) and then fails on int(head_dim * None) with a TypeError; it ran full RoPE here and
+     * was listed as allowed (a Llama user's pass), so it is refused as rope_theta's null is. */
     static const char *const prf_in[] = {NULL, "rope_parameters", "rope_scaling"};
     for (int k = 0; k < 3; k++) {
         const cJSON *o = prf_in[k] ? cJSON_GetObjectItemCaseSensitive(root, prf_in[k]) : root;
         const cJSON *f = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, "partial_rotary_factor") : NULL;
-        if (!f || cJSON_IsNull(f) || (cJSON_IsNumber(f) && f->valuedouble == 1.0)) continue;
+        if (!f || (cJSON_IsNumber(f) && f->valuedouble == 1.0)) continue;
         char key[64], shown[64];
         snprintf(key, sizeof key, "%s%spartial_rotary_factor", prf_in[k] ? prf_in[k] : "", prf_in[k] ? "." : "");
+        if (cJSON_IsNull(f))
+            return av_fail(err, AV_EUSAGE, "%s: %s is null; it must be 1, or the key left out for transformers' "
+                           "default 1 (transformers keeps a null and fails on int(head_dim · partial_rotary_factor) "
+                           "with a TypeError)", name, key);
         av_json_shown(shown, sizeof shown, f);
         return av_fail(err, AV_EUSAGE, "%s: %s %s is not supported: attnviz's RoPE rotates all head_dim dimensions "
-                       "of each head (allowed: 1, null or absent)", name, key, shown);
+                       "of each head (allowed: 1 or absent)", name, key, shown);
     }
     const cJSON *lt = cJSON_GetObjectItemCaseSensitive(root, "layer_types"), *e;
     if (lt && !cJSON_IsNull(lt) && !cJSON_IsArray(lt))
