@@ -911,6 +911,18 @@ static void test_add_bos_token_needs_a_bos_token_id(void **state) {
     snprintf(want, sizeof want, "attnviz: error: %s: add_bos_token is true, but %s has no bos_token_id (the id to put "
              "first) and this file no bos_token; give one, or make add_bos_token false\n", tu_sh_word(tc), tu_sh_word(cfg));
     expect_model_refused(model, want, 0, "no bos_token_id");
+    /* "bos_token_id": null is no id either, but the file has the key: it was called missing ("has no
+     * bos_token_id"), as was the null beside a bos_token that is no token (a Llama user's pass) */
+    assert_int_equal(tu_write_replaced(cfg, json, "\"bos_token_id\": 1,", "\"bos_token_id\": null,"), 0);
+    snprintf(want, sizeof want, "attnviz: error: %s: add_bos_token is true, but %s has bos_token_id null (no id to put "
+             "first) and this file no bos_token; give one, or make add_bos_token false\n", tu_sh_word(tc), tu_sh_word(cfg));
+    expect_model_refused(model, want, 0, "bos_token_id null");
+    put_file(tc, "{\"add_bos_token\": true, \"bos_token\": \"<bos>\"}");
+    snprintf(want, sizeof want, "attnviz: error: %s: bos_token \"<bos>\" is not a token of tokenizer.json's vocabulary "
+             "(add_bos_token true puts it first, and %s has bos_token_id null)\n", tu_sh_word(tc), tu_sh_word(cfg));
+    expect_model_refused(model, want, 0, "bos_token_id null, bos_token <bos>");
+    put_file(tc, "{\"add_bos_token\": true}");
+    assert_int_equal(tu_write_replaced(cfg, json, "\"bos_token_id\": 1,", ""), 0);
     /* no bos_token_id, but the tokenizer's own bos_token, as Hugging Face takes it: GPT-2's vocabulary (the
      * fixture's) has "<|endoftext|>" at id 50256, put first; as a string and as an AddedToken object */
     static const char *const named[] = {"{\"add_bos_token\": true, \"bos_token\": \"<|endoftext|>\"}",

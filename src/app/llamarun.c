@@ -47,7 +47,8 @@ av_status av_llamarun_load(av_gpt2run *r, av_err *err) {
     r->g.file_bytes = r->llama->file_bytes;
     char path[4200];
     av_path_join(path, sizeof path, r->dir, "tokenizer.json");
-    if ((st = av_hftok_load_dir(&r->hftok, r->dir, lc->bos_token_id, lc->vocab_size, err))) return st;
+    if ((st = av_hftok_load_dir(&r->hftok, r->dir, lc->bos_token_id_null ? AV_HFTOK_BOS_NULL : lc->bos_token_id,
+                                 lc->vocab_size, err))) return st;
     char note[640];
     if (av_hftok_note(note, sizeof note, r->hftok))
         av_message(stderr, "attnviz: note: %s: %s\n", AV_SHOWN_WORD(path, 4200), note);

@@ -229,6 +229,7 @@ static av_status cfg_fields(av_llama_config *c, const cJSON *root, int *head_dim
         (s = cfg_num(&c->rms_norm_eps, root, "rms_norm_eps", NULL, "transformers' default 1e-06", name, err)))
         return s;
     c->rms_norm_eps_default = !cJSON_GetObjectItemCaseSensitive(root, "rms_norm_eps");
+    c->bos_token_id_null = cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "bos_token_id"));
     /* transformers 5 reads rope_parameters' rope_theta first, the top-level one only when it lacks it: with a
      * number there, a top-level "rope_theta": null is not read (convert_rope_params_to_dict's setdefault keeps the
      * nested one), and was refused here (from a review of the change) */

@@ -81,6 +81,7 @@ typedef struct {
     int tie_word_embeddings;   /* 1: logits use embed_tokens (default 0 llama, qwen2 as given) */
     int qkv_bias;              /* 1 for qwen2: q_proj, k_proj, v_proj have biases */
     int bos_token_id;          /* INT_MIN if absent or null; else as given (-1 too: checked where used) */
+    int bos_token_id_null;     /* 1: config.json has "bos_token_id": null (not absent), for the messages */
     int eos_ids[AV_MAX_EOS];   /* eos_token_id's ids of the vocabulary (an id or a list, as gpt2.h's) */
     int n_eos;
     int eos_left, n_eos_left;  /* eos_token_id's ids outside the vocabulary, as gpt2.h's */

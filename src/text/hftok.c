@@ -768,6 +768,11 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
                     "(false runs the text as typed)", named);
     char cfg[4200];
     av_path_join(cfg, sizeof cfg, dir, "config.json");
+    /* "bos_token_id": null is no id either, but it was called missing ("has no bos_token_id") in a file that has
+     * the key (a Llama user's pass): the messages say which */
+    int id_null = bos_id == AV_HFTOK_BOS_NULL;
+    const char *no_id = id_null ? "bos_token_id null" : "no bos_token_id";
+    if (id_null) bos_id = INT32_MIN;
     /* no bos_token_id in config.json: the tokenizer's own bos_token, "<s>" or {"content": "<s>", ...}, as
      * Hugging Face's tokenizers take it (a folder that ran there was refused: a reviewer's pass) */
     const cJSON *bt = cJSON_GetObjectItemCaseSensitive(root, "bos_token");
@@ -778,14 +783,15 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
             char shown[80];
             av_json_shown(shown, sizeof shown, bt);
             s = av_fail(err, AV_EUSAGE, "%s: bos_token %s is not a token of tokenizer.json's vocabulary (add_bos_token "
-                        "true puts it first, and %s has no bos_token_id)", named, shown, AV_SHOWN_WORD(cfg, 4200));
+                        "true puts it first, and %s has %s)", named, shown, AV_SHOWN_WORD(cfg, 4200), no_id);
         } else {
             bos_id = id;
         }
     }
     if (!s && cJSON_IsTrue(add) && bos_id == INT32_MIN)
-        s = av_fail(err, AV_EUSAGE, "%s: add_bos_token is true, but %s has no bos_token_id (the id to put first) and "
-                    "this file no bos_token; give one, or make add_bos_token false", named, AV_SHOWN_WORD(cfg, 4200));
+        s = av_fail(err, AV_EUSAGE, "%s: add_bos_token is true, but %s has %s (%s id to put first) and this file no "
+                    "bos_token; give one, or make add_bos_token false", named, AV_SHOWN_WORD(cfg, 4200), no_id,
+                    id_null ? "no" : "the");
     else if (!s && cJSON_IsTrue(add) && (bos_id < 0 || bos_id >= vocab_size))
         s = av_fail(err, AV_EUSAGE, "%s: bos_token_id %d is outside the vocabulary 0..%d (add_bos_token true in %s puts "
                     "it first)", AV_SHOWN_WORD(cfg, 4200), (int)bos_id, (int)vocab_size - 1, named);

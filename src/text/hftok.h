@@ -103,7 +103,8 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
 
 /* DIR/tokenizer.json, then DIR/tokenizer_config.json if present: its
  * "add_bos_token" true/false sets whether bos_id (config.json's
- * bos_token_id, INT32_MIN if it has none) is put first; null or absent
+ * bos_token_id, INT32_MIN if it has none, AV_HFTOK_BOS_NULL if it is null)
+ * is put first; null or absent
  * leaves tokenizer.json's rule. With add_bos_token true, bos_id must be a
  * token id of the model, 0..vocab_size-1 (config.json's vocab_size), as
  * Hugging Face's tokenizers refuse add_bos_token without a bos_token. Errors: AV_ERUNTIME when either file cannot be
@@ -120,11 +121,15 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
  *    (add_bos_token true in PATH puts it first)"  (-1 too);
  *   "PATH: add_bos_token is true, but DIR/config.json has no bos_token_id
  *    (the id to put first) and this file no bos_token; give one, or make
- *    add_bos_token false". Without config.json's bos_token_id, the file's
+ *    add_bos_token false" ("has bos_token_id null (no id to put first)" for
+ *    AV_HFTOK_BOS_NULL, here and below). Without config.json's bos_token_id, the file's
  *    own "bos_token" ("<s>", or an object whose "content" is) is looked up
  *    in tokenizer.json's vocabulary, as Hugging Face's tokenizers do; one
  *    that is no token is AV_EUSAGE naming it. */
 av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int32_t vocab_size, av_err *err);
+/* av_hftok_load_dir's bos_id when config.json has "bos_token_id": null: no id, as INT32_MIN, but the messages say
+ * it is null rather than missing. */
+#define AV_HFTOK_BOS_NULL (INT32_MIN + 1)
 
 /* Encode UTF-8 text[0..len) into *n ids (*ids malloc'd, caller frees), BOS
  * first when the rule above says so. *n may be 0 (and *ids NULL) for
