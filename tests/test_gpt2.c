@@ -398,16 +398,21 @@ static void test_config_parse(void **state) {
     assert_int_equal(c.rope_style, AV_ROPE_HALF);
     assert_true(c.rope_base == 500.0);
     /* scale_attn_weights (GPT2Config's key) alone, or agreeing with attnviz.scale */
-    static const struct { const char *json; int scale; } hf_scale[] = {
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false}", 0},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true}", 1},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": false}}", 0},
+    /* null: GPT2Config keeps a None, and GPT-2's attention tests it by truth (`if module.scale_attn_weights:`), so
+     * transformers divides by nothing; it was refused without naming the value (a GPT-2 user's pass) */
+    static const struct { const char *json; int scale, scale_null; } hf_scale[] = {
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false}", 0, 0},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true}", 1, 0},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": false}}", 0, 0},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null}", 0, 1},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null, \"attnviz\": {\"scale\": false}}", 0, 1},
     };
     for (size_t i = 0; i < sizeof hf_scale / sizeof hf_scale[0]; i++) {
         av_gpt2_config h;
         if (av_gpt2_config_parse(&h, hf_scale[i].json, strlen(hf_scale[i].json), "config.json", &err))
             fail_msg("%s: %s", hf_scale[i].json, err.msg);
         assert_int_equal(h.scale, hf_scale[i].scale);
+        assert_int_equal(h.scale_null, hf_scale[i].scale_null);
     }
     /* the writer's text parses back to the same config */
     char *out;
@@ -581,7 +586,9 @@ static void test_config_errors(void **state) {
         /* GPT2Config's scale_attn_weights and attnviz.scale say the same thing: a contradiction names both */
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": false contradicts attnviz.scale true"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true, \"attnviz\": {\"scale\": false}}", "config.json: \"scale_attn_weights\": true contradicts attnviz.scale false"},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0}", "config.json: \"scale_attn_weights\" must be true or false"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0}", "config.json: \"scale_attn_weights\" is 0; it must be true, false or null (null: no \xC3\xB7\xE2\x88\x9A" "d_k, as transformers reads it)"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": \"yes\"}", "config.json: \"scale_attn_weights\" is \"yes\"; it must be true, false or null"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": null (no \xC3\xB7\xE2\x88\x9A" "d_k in transformers) contradicts attnviz.scale true"},
         /* attnviz_gpt2 says "not a Hugging Face GPT-2"; only the object's norm/positions say how (it ran as plain GPT-2) */
         {"{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: model_type \"attnviz_gpt2\" needs the \"attnviz\" object (norm, positions)"},
         {"{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"task\": \"reverse\"}}", "without norm or positions in it the folder would run as a plain Pre-LN GPT-2"},

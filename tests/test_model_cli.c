@@ -693,6 +693,43 @@ static void test_model_type_against_attnviz_object(void **state) {
     }
 }
 
+/* "scale_attn_weights": null runs as transformers runs it: GPT2Config keeps the None and GPT-2's attention tests
+ * it by truth (`if module.scale_attn_weights:` in modeling_gpt2.py), so the scores are not divided by √d_k, the
+ * same numbers as "scale_attn_weights": false; the trace says the null was read so. It was refused as
+ * "\"scale_attn_weights\" must be true or false", naming no value (a GPT-2 user's pass). */
+static void test_scale_attn_weights_null_runs_unscaled(void **state) {
+    tu_fixture *f = *state;
+    static const char *const value[] = {"false", "null", "true"};
+    char *attn[3] = {NULL, NULL, NULL};
+    size_t len[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        char name[16], json[512], path[4400];
+        snprintf(name, sizeof name, "s%d", i);
+        const char *dir = tu_in(f, name);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        snprintf(json, sizeof json, "{\"model_type\": \"gpt2\", \"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, "
+                 "\"n_positions\": 16, \"vocab_size\": 50257, \"scale_attn_weights\": %s}", value[i]);
+        make_gpt2(dir, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257}");
+        snprintf(path, sizeof path, "%s/config.json", dir);
+        write_text(path, json, strlen(json));
+        snprintf(name, sizeof name, "d%d", i);
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "--dump", tu_in(f, name), "hello world", NULL);
+        if (r.code != 0) fail_msg("scale_attn_weights %s: exit %d: %s", value[i], r.code, r.err);
+        static const char *const line[] = {
+            "  scale      OFF (the model was trained without ÷√d_k)\n",
+            "  scale      OFF (config.json's scale_attn_weights is null, which transformers reads as false: no ÷√d_k)\n",
+            "  scale      1/√d_k\n"};
+        if (!strstr(r.out, line[i])) fail_msg("scale_attn_weights %s: no '%s' in:\n%s", value[i], line[i], r.out);
+        tu_free(&r);
+        snprintf(path, sizeof path, "%s/attn.npy", tu_in(f, name));
+        assert_non_null(attn[i] = tu_slurp_file(path, &len[i]));
+    }
+    assert_true(len[1] == len[0] && memcmp(attn[1], attn[0], len[0]) == 0); /* null: false's weights, to the bit */
+    assert_true(len[2] == len[0] && memcmp(attn[2], attn[0], len[0]) != 0); /* and not true's */
+    for (int i = 0; i < 3; i++) free(attn[i]);
+}
+
 /* --layer/--head with --explain, --show and --compare scale on that layer. */
 static void test_model_teaching_tools(void **state) {
     tu_fixture *f = *state;
@@ -4346,6 +4383,7 @@ int main(void) {
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_scale_attn_weights_null_runs_unscaled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_unwritable_folder_fails_before_the_work, tu_setup_tmpdir,

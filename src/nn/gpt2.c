@@ -218,18 +218,29 @@ static av_status check_unsupported(const cJSON *root, const char *name, av_err *
 
 /* GPT2Config's scale_attn_weights (true: scores ÷ √d_k, GPT-2's; false: none,
  * which transformers computes too) into c->scale. attnviz.scale says the same
- * thing, so with both present they must agree. Call after parse_attnviz. */
+ * thing, so with both present they must agree. Call after parse_attnviz.
+ * null is false, c->scale_null 1: GPT2Config keeps a None and GPT-2's attention
+ * tests it by truth (`if module.scale_attn_weights:` in modeling_gpt2.py's
+ * eager_attention_forward, whose weights output_attentions gives), so
+ * transformers runs it without ÷√d_k; it was refused as "\"scale_attn_weights\"
+ * must be true or false", the value unnamed (a GPT-2 user's pass). Any other
+ * value is refused naming it: "NAME: \"scale_attn_weights\" is 1; it must be
+ * true, false or null (...)". */
 static av_status parse_scale_attn_weights(av_gpt2_config *c, const cJSON *root, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "scale_attn_weights");
     if (!j) return AV_OK;
-    if (!cJSON_IsBool(j)) return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\" must be true or false", name);
+    if (!cJSON_IsBool(j) && !cJSON_IsNull(j))
+        return av_json_wrong_kind(name, "\"scale_attn_weights\"", j, "true, false or null (null: no ÷√d_k, as "
+                                  "transformers reads it)", err);
     int hf = cJSON_IsTrue(j);
     const cJSON *mine = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "attnviz"), "scale");
     if (mine && hf != c->scale)
         return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\": %s contradicts attnviz.scale %s (both say whether "
-                       "the scores are divided by √d_k; give one, or the same value)", name, hf ? "true" : "false",
+                       "the scores are divided by √d_k; give one, or the same value)", name,
+                       hf ? "true" : cJSON_IsNull(j) ? "null (no ÷√d_k in transformers)" : "false",
                        c->scale ? "true" : "false");
     c->scale = hf;
+    c->scale_null = cJSON_IsNull(j);
     return AV_OK;
 }
 

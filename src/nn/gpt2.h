@@ -73,6 +73,8 @@ typedef struct {
                                   default), for the load's check against wpe.weight */
     av_norm norm;              /* AV_NORM_PRE for GPT-2 */
     int scale;                 /* 1: scores ÷ √D (GPT-2); 0: no scale */
+    int scale_null;            /* 1: config.json has "scale_attn_weights": null, which transformers reads as false
+                                  (scale 0), for the trace; 0 otherwise */
     double rope_base;          /* θ for rope, default 10000 */
     av_rope_style rope_style;  /* pairing for rope, default interleaved */
     int eos_ids[AV_MAX_EOS];   /* config.json's eos_token_id, the ids of the vocabulary it names (an id or
