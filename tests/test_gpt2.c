@@ -589,6 +589,12 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0}", "config.json: \"scale_attn_weights\" is 0; it must be true, false or null (null: no \xC3\xB7\xE2\x88\x9A" "d_k, as transformers reads it)"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": \"yes\"}", "config.json: \"scale_attn_weights\" is \"yes\"; it must be true, false or null"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": null (no \xC3\xB7\xE2\x88\x9A" "d_k in transformers) contradicts attnviz.scale true"},
+        /* GPT-2's code tests these flags by truth (`if module.scale_attn_by_inverse_layer_idx:` divides layer l's
+         * scores by l + 1): 1, "yes" and [0] are true there, and ran here without them (a GPT-2 user's pass) */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_by_inverse_layer_idx\": 1}", "config.json: \"scale_attn_by_inverse_layer_idx\" is 1; it must be false, null or 0 (GPT-2 has false; transformers reads this value as true, which attnviz does not support)"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"add_cross_attention\": \"yes\"}", "config.json: \"add_cross_attention\" is \"yes\"; it must be false, null or 0"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"reorder_and_upcast_attn\": [0]}", "config.json: \"reorder_and_upcast_attn\" is [0]; it must be false, null or 0"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"add_cross_attention\": true}", "config.json: \"add_cross_attention\": true is not supported (GPT-2 has false)"},
         /* attnviz_gpt2 says "not a Hugging Face GPT-2"; only the object's norm/positions say how (it ran as plain GPT-2) */
         {"{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40}", "config.json: model_type \"attnviz_gpt2\" needs the \"attnviz\" object (norm, positions)"},
         {"{\"model_type\": \"attnviz_gpt2\", \"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"task\": \"reverse\"}}", "without norm or positions in it the folder would run as a plain Pre-LN GPT-2"},
@@ -602,8 +608,11 @@ static void test_config_errors(void **state) {
     /* Hugging Face's gpt2 config.json has "n_inner": null; 4·n_embd written out is the same model */
     static const char *const ok[] = {
         "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": null}",
-        "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 64}"};
-    for (int i = 0; i < 2; i++) {
+        "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"n_inner\": 64}",
+        /* the flags' false values in Python: what GPT-2 runs */
+        "{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, "
+        "\"scale_attn_by_inverse_layer_idx\": 0, \"reorder_and_upcast_attn\": null, \"add_cross_attention\": \"\"}"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         av_gpt2_config c;
         av_err err = {{0}};
         if (av_gpt2_config_parse(&c, ok[i], strlen(ok[i]), "config.json", &err)) fail_msg("%s: %s", ok[i], err.msg);

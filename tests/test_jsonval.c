@@ -260,6 +260,25 @@ static void test_parse_object_names_nesting_past_the_limit(void **state) {
 }
 
 /* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
+/* av_json_falsy is Python's bool() of the value json.loads gives: by hand from the truth value testing rules, None,
+ * False, zero of any numeric type and empty sequences and mappings are false, everything else true ("0", " ",
+ * [0] and {"a": 0} too). */
+static void test_falsy_is_pythons_truth(void **state) {
+    (void)state;
+    static const struct { const char *json; int falsy; } cases[] = {
+        {"false", 1}, {"null", 1}, {"0", 1}, {"0.0", 1}, {"-0", 1}, {"\"\"", 1}, {"[]", 1}, {"{}", 1},
+        {"true", 0}, {"1", 0}, {"-1", 0}, {"0.5", 0}, {"1e-300", 0}, {"\"0\"", 0}, {"\" \"", 0}, {"\"false\"", 0},
+        {"[0]", 0}, {"{\"a\": 0}", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cJSON *j = cJSON_Parse(cases[i].json);
+        assert_non_null(j);
+        if (av_json_falsy(j) != cases[i].falsy) fail_msg("%s: av_json_falsy %d", cases[i].json, av_json_falsy(j));
+        cJSON_Delete(j);
+    }
+    assert_int_equal(av_json_falsy(NULL), 0); /* an absent key: the caller decides */
+}
+
 static void test_shown_value_is_cut_at_a_character(void **state) {
     (void)state;
     static const struct { const char *json; const char *want; } cases[] = {
@@ -295,6 +314,7 @@ int main(void) {
         cmocka_unit_test(test_bad_values_name_key_value_and_what_is_allowed),
         cmocka_unit_test(test_past_1e9_is_named_against_the_callers_range),
         cmocka_unit_test(test_shown_value_is_cut_at_a_character),
+        cmocka_unit_test(test_falsy_is_pythons_truth),
         cmocka_unit_test(test_nul_escape_in_a_string_is_refused),
         cmocka_unit_test(test_parse_object_refuses_what_follows),
         cmocka_unit_test(test_parse_object_names_nesting_past_the_limit),

@@ -37,6 +37,11 @@ av_status av_json_int(int *out, const cJSON *root, const char *key, int required
     return AV_OK;
 }
 
+int av_json_falsy(const cJSON *j) {
+    return cJSON_IsFalse(j) || cJSON_IsNull(j) || (cJSON_IsNumber(j) && j->valuedouble == 0) ||
+           (cJSON_IsString(j) && !j->valuestring[0]) || ((cJSON_IsArray(j) || cJSON_IsObject(j)) && !j->child);
+}
+
 av_status av_json_wrong_kind(const char *name, const char *key, const cJSON *j, const char *must, av_err *err) {
     char shown[64];
     av_json_shown(shown, sizeof shown, j);

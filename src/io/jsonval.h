@@ -92,6 +92,15 @@ const char *av_json_shown_string(char *buf, size_t n, const char *s);
  * argument: av_fail(err, AV_EUSAGE, "token %s has id %d", AV_JSON_STRING_SHOWN(key), id). */
 #define AV_JSON_STRING_SHOWN(s) av_json_shown_string((char[48]){0}, 48, (s))
 
+/* 1 when the JSON value j is one Python reads as false (bool(x) is False):
+ * false, null, 0, "", [] or {}; 0 for any other value and for NULL (an absent
+ * key, which the caller treats as it must). For config flags transformers
+ * tests by truth (`if config.attention_bias:`, `if self.scale_attn_by_
+ * inverse_layer_idx:`), where 1 or "no" are true. Source: Python's truth
+ * value testing (docs.python.org/3/library/stdtypes.html#truth-value-testing);
+ * -0 and 0.0 are false as Python's 0.0 is. */
+int av_json_falsy(const cJSON *j);
+
 /* The error for a value of the wrong kind, naming what was found:
  * AV_EUSAGE "NAME: KEY is SHOWN; it must be MUST", SHOWN as av_json_shown
  * spells j. key is printed as given, so the caller writes it as the message

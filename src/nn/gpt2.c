@@ -209,10 +209,21 @@ static av_status check_unsupported(const cJSON *root, const char *name, av_err *
                        "\"gelu_fast\" or \"gelu_accurate\" (transformers' other names for it)", name, shown,
                        erf ? " (the exact GELU, x·Φ(x) with erf: not the same function)" : "");
     }
+    /* read by their truth, as GPT-2's code tests them (`if module.scale_attn_by_inverse_layer_idx:` divides layer
+     * l's scores by l + 1; `if config.add_cross_attention:` adds cross-attention blocks): only true was refused,
+     * and 1 or "yes" ran without them, other weights than transformers' (a GPT-2 user's pass), as Llama's
+     * attention_bias 1 did (nn/llama.c); false, null, 0 and "" are false, the forward attnviz runs */
     static const char *const off[] = {"scale_attn_by_inverse_layer_idx", "reorder_and_upcast_attn", "add_cross_attention"};
-    for (int i = 0; i < 3; i++)
-        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, off[i])))
+    for (int i = 0; i < 3; i++) {
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, off[i]);
+        char quoted[48];
+        snprintf(quoted, sizeof quoted, "\"%s\"", off[i]);
+        if (cJSON_IsTrue(f))
             return av_fail(err, AV_EUSAGE, "%s: \"%s\": true is not supported (GPT-2 has false)", name, off[i]);
+        if (f && !av_json_falsy(f))
+            return av_json_wrong_kind(name, quoted, f, "false, null or 0 (GPT-2 has false; transformers reads this value "
+                                      "as true, which attnviz does not support)", err);
+    }
     return AV_OK;
 }
 

@@ -114,10 +114,7 @@ static av_status cfg_refuse(const cJSON *root, const char *name, av_err *err) {
         char quoted[32];
         snprintf(quoted, sizeof quoted, "\"%s\"", flags[k]);
         if (cJSON_IsTrue(f)) return av_fail(err, AV_EUSAGE, "%s: %s: true is not supported (allowed: false)", name, quoted);
-        int falsy = !f || cJSON_IsFalse(f) || cJSON_IsNull(f) || (cJSON_IsNumber(f) && f->valuedouble == 0) ||
-                    (cJSON_IsString(f) && !f->valuestring[0]) ||
-                    ((cJSON_IsArray(f) || cJSON_IsObject(f)) && !f->child); /* Python's falsy values */
-        if (!falsy) return av_json_wrong_kind(name, quoted, f, "false, null or 0 (a true value is not supported)", err);
+        if (f && !av_json_falsy(f)) return av_json_wrong_kind(name, quoted, f, "false, null or 0 (a true value is not supported)", err);
     }
     /* partial_rotary_factor: transformers' default RoPE rotates int(head_dim · factor) dimensions of each head
      * (_compute_default_rope_parameters reads it at the top level, transformers 5 inside rope_parameters), and
