@@ -557,6 +557,8 @@ static void test_config_errors(void **state) {
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"activation_function\": \"relu\"}", "config.json: activation_function is \"relu\"; attnviz supports only GPT-2's tanh GELU, 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): \"gelu_new\", or \"gelu_pytorch_tanh\", \"gelu_fast\" or \"gelu_accurate\" (transformers' other names for it)"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"activation_function\": null}", "activation_function is null; attnviz supports only GPT-2's tanh GELU"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"layer_norm_epsilon\": \"1e-5\"}", "\"layer_norm_epsilon\" is \"1e-5\"; it must be a number"},
+        /* null is no default (GPT2Config keeps the None; nn.LayerNorm then fails): the message says the key can go */
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"layer_norm_epsilon\": null}", "config.json: \"layer_norm_epsilon\" is null; it must be a number, or the key left out for GPT2Config's default 1e-05 (transformers keeps a null and fails on it with a TypeError)"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": [1]}", "\"attnviz\" is [1]; it must be an object"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"attnviz\": {\"rope_base\": \"1e4\"}}", "attnviz.rope_base is \"1e4\"; it must be a number"},
         /* refused with learned positions too (the default here): 0 and -5 were accepted silently, checked only for

@@ -340,9 +340,14 @@ av_status av_gpt2_config_parse(av_gpt2_config *c, const char *json, size_t len, 
         (s = json_int(&c->vocab_size, root, "vocab_size", 1, AV_GPT2_MAX_VOCAB, name, err)) ||
         (s = check_unsupported(root, name, err)))
         goto done;
+    /* null: GPT2Config defaults a missing key only and keeps a None, on which nn.LayerNorm's F.layer_norm fails
+     * with a TypeError; the message said only "it must be a number", not that leaving the key out gives the
+     * default, as Llama's rms_norm_eps null says (nn/llama.c's cfg_num) */
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "layer_norm_epsilon");
     if (j && !cJSON_IsNumber(j)) {
-        s = av_json_wrong_kind(name, "\"layer_norm_epsilon\"", j, "a number", err);
+        s = av_json_wrong_kind(name, "\"layer_norm_epsilon\"", j, cJSON_IsNull(j) ? "a number, or the key left out "
+                               "for GPT2Config's default 1e-05 (transformers keeps a null and fails on it with a "
+                               "TypeError)" : "a number", err);
         goto done;
     }
     if (j) c->layer_norm_epsilon = j->valuedouble;
