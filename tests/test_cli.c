@@ -2695,7 +2695,10 @@ static void test_whole_number_with_a_point_says_what_to_type(void **state) {
                             "an exponent, e.g. 25; allowed: 0..9223372036854775807\n"},
         {"--seed", "-0.0", "attnviz: error: --seed -0.0: write a whole number without a decimal point, e.g. 0; "
                            "allowed: 0..9223372036854775807\n"},
-        {"--head", "1.0", "attnviz: error: --head 1.0: write a whole number without a decimal point, e.g. 1; allowed: "
+        /* --head 1 of the one default head is refused ("outside 0..0"): no e.g. 1, the only head named */
+        {"--head", "1.0", "attnviz: error: --head 1.0: write a whole number without a decimal point; heads are "
+                          "numbered from 0, so the only head is --head 0; allowed: 0..H-1, H the heads in use"},
+        {"--head", "0.0", "attnviz: error: --head 0.0: write a whole number without a decimal point, e.g. 0; allowed: "
                           "0..H-1, H the heads in use"},
         {"--layer", "1.0", "attnviz: error: --layer 1.0: write a whole number without a decimal point, e.g. 1; "
                            "allowed: 0..L-1, L the --model's layers\n"},

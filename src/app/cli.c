@@ -75,6 +75,7 @@ static av_status read_figures(av_options *o, const char *s, int ctx, av_err *err
 static av_status parse_vmax(av_options *o, const char *s, av_err *err);
 static av_status parse_prefix(av_options *o, const char *s, av_err *err);
 static av_status parse_layer(av_options *o, const char *s, av_err *err);
+static av_status read_layer(av_options *o, const char *s, int ctx, av_err *err);
 static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
 static const char *task_name(int k) { return av_task_name((av_task_kind)k); }
 static const char *norm_name(int n) { return n == AV_NORM_POST ? "post" : "pre"; }
@@ -304,9 +305,12 @@ static int is_decimal(const char *s, int real) {
  * number"), as of one ',' or '，' (a decimal comma: "--scale 1,5"); a mark at the end (av_utf8_trailing_mark:
  * '。', '、', '，', '；', ...; and with real <= 0 an ASCII , ; . : ! ?, "--heads 4,", "--layer 1.") is dropped
  * and named ("--heads 4。", "--heads 4、", "--cmap viridis。": typed after the value); its words fit 256 bytes
- * with any value. */
+ * with any value. A number outside min..max (min excluded when open: the option's range, or for --head the heads
+ * in use) is not given to type: " (it is typed in full-width characters, and as the half-width 5 it is outside the
+ * allowed range too)", as chinese_hint says it (`--heads 1 --head ５` said "type the half-width 5", which is then
+ * refused); a name of name(lo..hi) is given as it is. */
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
-                            int hi) {
+                            int hi, double min, double max, int open) {
     char ascii[64], dotted[64], comma[64] = "";
     int other = 0, stops = 0, commas = 0, wide;
     size_t k = 0, len = strlen(s);
@@ -334,7 +338,11 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 ||
         wide + stops + (trail > 0) + commas == 0 || other)
         return;
-    int hit = real >= 0 && is_decimal(ascii, real);
+    int hit = real >= 0 && is_decimal(ascii, real), out_of_range = 0;
+    if (hit) {
+        double v = strtod(ascii, NULL);
+        out_of_range = !((open ? v > min : v >= min) && v <= max);
+    }
     for (int v = lo; name && !hit && v <= hi; v++) hit = strcasecmp(ascii, name(v)) == 0;
     if (!hit) return;
     char why[192] = "";
@@ -348,9 +356,15 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     else if (trail && tname)
         snprintf(why, sizeof why, "the '%s' (U+%04X) at its end is %s, typed after the value", tmark, tcp, tname);
     else if (trail) snprintf(why, sizeof why, "the '%s' at its end is typed after the value", tmark);
-    if (why[0])
+    if (why[0] && out_of_range)
+        snprintf(out, cap, " (%s%s, and as %s%s it is outside the allowed range too)", why,
+                 wide ? ", and the rest is typed in full-width characters" : "", wide ? "the half-width " : "", ascii);
+    else if (why[0])
         snprintf(out, cap, " (%s%s: type %s%s)", why, wide ? ", and the rest is typed in full-width characters" : "",
                  ascii, wide ? ", 半角" : "");
+    else if (out_of_range)
+        snprintf(out, cap, " (it is typed in full-width characters, and as the half-width %s it is outside the allowed "
+                 "range too)", ascii);
     else snprintf(out, cap, " (it is typed in full-width characters: type the half-width %s, 半角)", ascii);
 }
 
@@ -396,6 +410,11 @@ enum { CTX_TRAIN = 1, CTX_MODEL = 2 }; /* a hint's context: --train, --model on 
 /* ctx >> CTX_HEADS_SHIFT: the heads in use, --heads N or AV_DEFAULT_HEADS, when neither --train nor --model is
  * given (a --model's n_head is known once it is loaded); 0 otherwise (context_given) */
 #define CTX_HEADS_SHIFT 8
+/* ctx >> CTX_LAYERS_SHIFT: with --train, the layers it trains (--layers N, else the task's default,
+ * av_train_fill_defaults), so --layer's hints know them; 0 otherwise (context_given) */
+#define CTX_LAYERS_SHIFT 16
+#define CTX_HEADS(ctx) ((ctx) >> CTX_HEADS_SHIFT & 0xFF)
+#define CTX_LAYERS(ctx) ((ctx) >> CTX_LAYERS_SHIFT & 0xFF)
 static const char *model_refuses(const char *name);
 static const char *trim_separators(const char *p, size_t *len);
 
@@ -542,9 +561,11 @@ static int whole_with_point(char *out, size_t cap, const char *name, const char 
 }
 
 /* " (the space at its start is not part of a number: type 2)" into out (cap bytes) when s with the
- * ASCII spaces and tabs at its ends dropped is a decimal number (is_decimal(.., real)); else "". `--heads " 2"`
- * was told only "is not a whole number", where a U+3000 space there is named (a teacher's pass). */
-static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
+ * ASCII spaces and tabs at its ends dropped is a decimal number (is_decimal(.., real)), or " (..., and as 5 it is
+ * outside the allowed range too)" outside min..max (min excluded when open; `--heads 1 --head ' 5'` said "type 5",
+ * which is then refused); else "". `--heads " 2"` was told only "is not a whole number", where a U+3000 space there
+ * is named (a teacher's pass). */
+static void edge_space_hint(char *out, size_t cap, const char *s, int real, double min, double max, int open) {
     out[0] = 0;
     size_t n = strlen(s), a = strspn(s, " \t"), b = n;
     while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t')) b--;
@@ -552,7 +573,10 @@ static void edge_space_hint(char *out, size_t cap, const char *s, int real) {
     if ((a == 0 && b == n) || b == a || b - a >= sizeof t) return;
     memcpy(t, s + a, b - a), t[b - a] = 0;
     if (!is_decimal(t, real)) return;
-    snprintf(out, cap, " (the %s at its %s %s not part of a number: type %s)", a && b < n ? "spaces" : "space",
+    double v = strtod(t, NULL);
+    int in = (open ? v > min : v >= min) && v <= max;
+    snprintf(out, cap, in ? " (the %s at its %s %s not part of a number: type %s)" : " (the %s at its %s %s not part "
+             "of a number, and as %s it is outside the allowed range too)", a && b < n ? "spaces" : "space",
              a && b < n ? "start and end" : a ? "start" : "end", a && b < n ? "are" : "is", t);
 }
 
@@ -894,6 +918,18 @@ static void index_name_hint(char *out, size_t cap, const char *option, const cha
              option, p, wide ? ", 半角" : "");
 }
 
+/* hint (cap bytes), a hint that ends in "it is outside the allowed range too)" (full_width_hint, edge_space_hint,
+ * grouping_hint, chinese_hint given the indexes in use), with "; heads are numbered from 0, so the last head is
+ * --head 3)" in place of its ')' when count (the heads or layers in use, 0: not known) is known; option: "head"
+ * or "layer". Else hint as it is. */
+static void index_past_hint(char *hint, size_t cap, const char *option, int count) {
+    static const char tail[] = "outside the allowed range too)";
+    size_t n = strlen(hint);
+    if (count <= 0 || n < sizeof tail || strcmp(hint + n - (sizeof tail - 1), tail) || n + 64 > cap) return;
+    snprintf(hint + n - 1, cap - n + 1, "; %ss are numbered from 0, so the %s %s is --%s %d)", option,
+             count == 1 ? "only" : "last", option, option, count - 1);
+}
+
 /* A whole decimal number in [d->lo, d->hi]. */
 static av_status read_whole(const optdef *d, const char *s, long long *out, int ctx, av_err *err) {
     char sv[160]; /* the value as messages show it: 64 bytes at most, so the reason is not cut off (a tester's pass) */
@@ -903,25 +939,27 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, int 
     long long v = strtoll(s, &end, 10);
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[400], point[256]; /* "１２。": the full stop's words and the full-width ones; 第１个's two indexes */
-        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0);
-        if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0);
-        if (!hint[0]) grouping_hint(hint, sizeof hint, s, d->range_later ? LLONG_MIN : d->lo,
-                                    d->range_later ? LLONG_MAX : d->hi); /* "--steps 4,000" */
-        int heads = !strcmp(d->name, "head") ? ctx >> CTX_HEADS_SHIFT : 0; /* 0: not known, or not --head */
+        int heads = !strcmp(d->name, "head") ? CTX_HEADS(ctx) : 0; /* 0: not known, or not --head */
+        /* the range every hint's value is checked against: a range checked later (--head) takes any, but the heads
+         * in use ("type the half-width 5" named a refused --head of 1 head) */
+        long long lo = heads > 0 ? 0 : d->range_later ? LLONG_MIN : d->lo,
+                  hi = heads > 0 ? heads - 1 : d->range_later ? LLONG_MAX : d->hi;
+        double min = heads > 0 || !d->range_later ? (double)lo : -HUGE_VAL,
+               max = heads > 0 || !d->range_later ? (double)hi : HUGE_VAL;
+        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0, min, max, 0);
+        if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0, min, max, 0);
+        if (!hint[0]) grouping_hint(hint, sizeof hint, s, lo, hi); /* "--steps 4,000" */
         if (!hint[0] && !strcmp(d->name, "head")) av_ordinal_hint(hint, sizeof hint, "head", s, heads - 1); /* "第一个" */
-        if (!hint[0] && !strcmp(d->name, "head")) index_name_hint(hint, sizeof hint, "head", s, ctx >> CTX_HEADS_SHIFT); /* "H3", "头3" */
+        if (!hint[0] && !strcmp(d->name, "head")) index_name_hint(hint, sizeof hint, "head", s, heads); /* "H3", "头3" */
         if (!hint[0] && strcmp(d->name, "head")) /* "--heads 第八": a count, the 8th's number */
             count_ordinal_hint(hint, sizeof hint, d->name, s, d->lo, d->hi);
-        if (!hint[0]) { /* "--heads 八"; a range checked later (--head) takes any, but the heads in use */
-            chinese_hint(hint, sizeof hint, s, 0, heads > 0 ? 0 : d->range_later ? -HUGE_VAL : (double)d->lo,
-                         heads > 0 ? heads - 1 : d->range_later ? HUGE_VAL : (double)d->hi, 0);
-            char any[400]; /* --head 五 of 4 heads: outside them ("type the digits 5" named a refused --head) */
-            if (hint[0] && heads > 0 && (chinese_hint(any, sizeof any, s, 0, -HUGE_VAL, HUGE_VAL, 0), strcmp(any, hint)) &&
-                strlen(hint) + 64 < sizeof hint)
-                snprintf(hint + strlen(hint) - 1, sizeof hint - strlen(hint) + 1, "; heads are numbered from 0, so the "
-                         "%s head is --head %d)", heads == 1 ? "only" : "last", heads - 1);
-        }
-        if (!hint[0] && whole_with_point(point, sizeof point, d->name, s, d->lo, d->hi)) {
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, min, max, 0); /* "--heads 八" */
+        index_past_hint(hint, sizeof hint, "head", heads); /* --head 五 of 4 heads: which is the last */
+        if (!hint[0] && whole_with_point(point, sizeof point, d->name, s, heads > 0 ? lo : d->lo,
+                                                  heads > 0 ? hi : d->hi)) {
+            if (heads > 0 && !strstr(point, ", e.g. ")) /* --head 5.0 of 4 heads: no e.g., and which is the last */
+                snprintf(point + strlen(point), sizeof point - strlen(point), "; heads are numbered from 0, so the %s "
+                         "head is --head %d", heads == 1 ? "only" : "last", heads - 1);
             if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
             return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
         }
@@ -975,8 +1013,8 @@ static av_status read_number(const optdef *d, const char *s, double *out, av_err
     /* "inf" goes on to "outside the allowed range"; "nan" said that too, and is not a number */
     if (end == s || *end != 0 || isnan(v) || (isfinite(v) && !is_decimal(s, 1))) {
         char hint[256]; /* "１。５": the full stop's words and the full-width ones */
-        full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0);
-        if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 1);
+        full_width_hint(hint, sizeof hint, s, 1, NULL, 0, 0, d->min, d->max, d->open);
+        if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 1, d->min, d->max, d->open);
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, d->min, d->max, d->open); /* "--lr 零点零零一" */
         return av_fail(err, AV_EUSAGE, "--%s %s is not a number%s; allowed: %s", d->name, SHOW_WORD(s), hint, range);
     }
@@ -1126,7 +1164,7 @@ static av_status read_choice(const optdef *d, const char *s, int *out, int ctx, 
     char hint[256]; /* "--positions ｒｏｐｅ", typed in an input method's full-width mode; "--cmap viridis。" */
     one_value_hint(hint, sizeof hint, d, s, ctx); /* "--compare 缩放，位置" */
     if (!hint[0]) chinese_choice_hint(hint, sizeof hint, d->name, s, strlen(s), NULL, ctx); /* "--compare 缩放" */
-    if (!hint[0]) full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi);
+    if (!hint[0]) full_width_hint(hint, sizeof hint, s, -1, d->choice_name, (int)d->lo, (int)d->hi, 0, 0, 0);
     /* else the name it is a typo of: "--cmap 'RdBu' is not a colour map" named none */
     long long best = hint[0] ? -1 : nearest_value(s, strlen(s), d->choice_name, d->lo, d->hi);
     if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", d->choice_name((int)best));
@@ -1707,7 +1745,9 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, ctx, err); break;
-    case OPT_CALL: st = d->parse == parse_figures ? read_figures(o, arg, ctx, err) : d->parse(o, arg, err); break;
+    case OPT_CALL: st = d->parse == parse_figures ? read_figures(o, arg, ctx, err)
+                        : d->parse == parse_layer   ? read_layer(o, arg, ctx, err)
+                                                    : d->parse(o, arg, err); break;
     }
     /* a number or a name that a full-width or no-break space joined to the next word ("--heads 8　我爱深度学习"):
      * say so, not only that '8　我爱深度学习' is no number (a list, text or file name may hold such a space) */
@@ -1735,7 +1775,7 @@ static av_status parse_vmax(av_options *o, const char *s, av_err *err) {
     double v = strtod(s, &end);
     if (end == s || *end != 0 || !isfinite(v) || !is_decimal(s, 1)) {
         char hint[256]; /* "--vmax ０.５", "--vmax ａｕｔｏ", "--vmax 0。5" */
-        full_width_hint(hint, sizeof hint, s, 1, vmax_word, 0, 1);
+        full_width_hint(hint, sizeof hint, s, 1, vmax_word, 0, 1, 0, 1, 1);
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 1, 0, 1, 1); /* "--vmax 零点五" */
         long long best = hint[0] ? -1 : nearest_value(s, strlen(s), vmax_word, 0, 1); /* "--vmax atuo" */
         if (best >= 0) snprintf(hint, sizeof hint, " (did you mean %s?)", vmax_word((int)best));
@@ -1821,7 +1861,7 @@ static av_status read_figures(av_options *o, const char *s, int ctx, av_err *err
             char one_h[65], fw[256]; /* "ｈｅａｄｓ", "heads。" */
             snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
             av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
-            full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7);
+            full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7, 0, 0, 0);
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             chinese_choice_hint(fw, sizeof fw, "figures", name, len, s, ctx); /* "热力图": the docs' word for heads */
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
@@ -1859,7 +1899,11 @@ static void join_words(char *out, size_t n, const char *const *words, int count,
 /* --layer L: any whole number here; 0..L-1 is checked once the --model is
  * loaded and its layer count known (app/gpt2run.c), so the message can say
  * what this model allows. */
-static av_status parse_layer(av_options *o, const char *s, av_err *err) {
+static av_status parse_layer(av_options *o, const char *s, av_err *err) { return read_layer(o, s, 0, err); }
+
+/* parse_layer's reading, with ctx (context_given): with --train its CTX_LAYERS, the layers trained, so a hint names
+ * no layer past them ("--train reverse --layers 2 --layer ５" said "type the half-width 5"). */
+static av_status read_layer(av_options *o, const char *s, int ctx, av_err *err) {
     char *end = NULL;
     errno = 0;
     long v = strtol(s, &end, 10);
@@ -1872,13 +1916,20 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     }
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[400]; /* 第１层's two indexes */
-        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0); /* "--layer １", "--layer 1。" */
-        if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, -1); /* "--layer 第一层" */
-        if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s, 0); /* "--layer L1" */
-        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
+        int layers = CTX_LAYERS(ctx); /* 0: not known */
+        double max = layers > 0 ? layers - 1 : HUGE_VAL;
+        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0, layers > 0 ? 0 : -HUGE_VAL, max, 0); /* "--layer １" */
+        if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, layers - 1); /* "--layer 第一层" */
+        if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s, layers); /* "--layer L1" */
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, layers > 0 ? 0 : -HUGE_VAL, max, 0); /* "--layer 一" */
+        index_past_hint(hint, sizeof hint, "layer", layers);
         char point[256];
-        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
+        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, layers > 0 ? layers - 1 : LLONG_MAX)) {
+            if (layers > 0 && !strstr(point, ", e.g. ")) /* --layer 5.0 of 2 layers trained */
+                snprintf(point + strlen(point), sizeof point - strlen(point), "; layers are numbered from 0, so the %s "
+                         "layer is --layer %d", layers == 1 ? "only" : "last", layers - 1);
             return av_fail(err, AV_EUSAGE, "%s; allowed: 0..L-1, L the --model's layers", point);
+        }
         return av_fail(err, AV_EUSAGE, "--layer %s is not a layer number%s; allowed: 0..L-1, L the --model's "
                        "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", SHOW_WORD(s), hint);
     }
@@ -2995,8 +3046,9 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     memcpy(joined, value, vl), joined[vl] = ' ', memcpy(joined + vl + 1, next, strlen(next) + 1);
     int index = !strcmp(d->name, "head") || !strcmp(d->name, "layer");
     hint[0] = 0;
-    if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, strcmp(d->name, "head") ? -1 : (ctx >> CTX_HEADS_SHIFT) - 1); /* "第 一" */
-    if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined, strcmp(d->name, "head") ? 0 : ctx >> CTX_HEADS_SHIFT);
+    int count = strcmp(d->name, "head") ? CTX_LAYERS(ctx) : CTX_HEADS(ctx); /* 0: not known */
+    if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, count - 1); /* "第 一" */
+    if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined, count);
     if (!index && d->kind != OPT_DOUBLE) count_ordinal_hint(hint, sizeof hint, d->name, joined, d->lo, d->hi); /* "--heads 第 八" */
     if (d->kind == OPT_DOUBLE) { /* "--lr 百分之 5": 百分之5, as one word is told (chinese_hint) */
         char one[96];
@@ -3068,13 +3120,15 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
 
 /* CTX_TRAIN if getopt_long finds --train among argv's options, wherever it is, and CTX_MODEL if it finds --model
  * (-m), or with neither the heads in use (the last --heads N, or AV_DEFAULT_HEADS) << CTX_HEADS_SHIFT, so --head
- * H4's hint knows that 4 heads are H0..H3: a choice's hints, read before --train or --model is (`--compare
+ * H4's hint knows that 4 heads are H0..H3; with --train the layers it trains << CTX_LAYERS_SHIFT (the last
+ * --layers N in 1..12, else the task's default when the task is one by name): a choice's hints, read before --train or --model is (`--compare
  * order,norm --train reverse`, `--compare positions,order --model DIR`), name a value that runs with it. It reads a copy, as getopt_long moves the words
  * of the argv it reads; 0 when the copy cannot be made (the hints are then those without either). */
 static int context_given(int argc, char **argv, const char *shortopts, const struct option *longopts) {
     char **copy = argc > 0 ? malloc((size_t)argc * sizeof *copy) : NULL;
     int seen = 0, ch;
     long heads = AV_DEFAULT_HEADS; /* --heads N, the last one, when it is a whole number in its range */
+    long layers = 0, task = -1; /* --layers N, the last one (0: not given or not known), and --train's task */
     if (!copy) return 0;
     memcpy(copy, argv, (size_t)argc * sizeof *copy);
     optind = 0;
@@ -3084,9 +3138,23 @@ static int context_given(int argc, char **argv, const char *shortopts, const str
                 seen |= kOpts[i].offset == AT(train) ? CTX_TRAIN : kOpts[i].offset == AT(model_dir) ? CTX_MODEL : 0;
                 if (kOpts[i].offset == AT(heads)) /* "--heads 4x": not known */
                     heads = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : 0;
+                if (kOpts[i].offset == AT(layers)) /* "--layers 2x": not known (-1) */
+                    layers = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : -1;
+                for (int k = 0; kOpts[i].offset == AT(train) && optarg && k < AV_TASK_COUNT; k++)
+                    if (!strcasecmp(optarg, task_name(k))) task = k;
             }
     optind = 0;
     free(copy);
+    /* the layers --train trains: --layers N, else the task's default (`--train reverse --layers 2 --layer ５` said
+     * "type the half-width 5", a layer the trained model lacks) */
+    if ((seen & CTX_TRAIN) && !layers && task >= 0) {
+        av_train_opts t = {.task = (av_task_kind)task};
+        av_train_fill_defaults(&t);
+        layers = t.layers;
+    }
+    if ((seen & CTX_TRAIN) && layers >= kOpts[long_option_row("layers", 6)].lo &&
+        layers <= kOpts[long_option_row("layers", 6)].hi)
+        seen |= (int)layers << CTX_LAYERS_SHIFT;
     if (!seen && heads >= 1 && heads <= AV_MAX_HEADS) seen |= (int)heads << CTX_HEADS_SHIFT;
     return seen;
 }
