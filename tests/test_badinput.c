@@ -866,6 +866,19 @@ static const bad_case kCases[] = {
     {"figures_chinese_mean_and_model_with_model", 2, "'平均图' is not a figure (平均图 is mean; mean is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"-m", "no-such-model", "--figures", "平均图,model", "3 1 >"}, NULL, 0, NULL, 0},
     /* with all in the list, both run it (`--figures mean,all,model` runs with and without --model): it was told
      * "cannot be drawn in one run" (a review of the change) */
+    /* a typo or full-width letters of a figure get the check 平均图 gets (read_choice_list): --model draws model,
+     * grid, heads and pe ("mean, scores and mask are for the single layer"), model needs a --model, and with all
+     * in the list both run; `-m DIR --figures maen` said "did you mean mean?" and --figures ｍｏｄｅｌ "type the
+     * half-width model", each then refused. ｍｅａｎ is U+FF4D U+FF45 U+FF41 U+FF4E, <wide> of m e a n. */
+    {"figures_typo_mean_with_model", 2, "'maen' is not a figure (did you mean mean, without --model?); expected", {"-m", "no-such-model", "--figures", "maen", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_typo_scores_in_a_list_with_model", 2, "'scoers' is not a figure (did you mean scores, without --model?); expected", {"-m", "no-such-model", "--figures", "grid,scoers", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_fullwidth_mean_with_model", 2, "'ｍｅａｎ' is not a figure (it is typed in full-width characters: type the half-width mean, 半角, without --model); expected", {"-m", "no-such-model", "--figures", "ｍｅａｎ", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_typo_model_without_model", 2, "'modle' is not a figure (did you mean model, with --model?); expected", {"--figures", "modle", "我爱"}, NULL, 0, NULL, 0},
+    {"figures_fullwidth_model_without_model", 2, "'ｍｏｄｅｌ' is not a figure (it is typed in full-width characters: type the half-width model, 半角, with --model); expected", {"--figures", "ｍｏｄｅｌ", "我爱"}, NULL, 0, NULL, 0},
+    {"figures_typo_mean_and_model", 2, "'maen' is not a figure (did you mean mean? mean is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"--figures", "maen,model", "我爱"}, NULL, 0, NULL, 0},
+    {"figures_typo_mean_all_with_model", 2, "'maen' is not a figure (did you mean mean?); expected", {"-m", "no-such-model", "--figures", "maen,all", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_typo_grid_with_model", 2, "'grdi' is not a figure (did you mean grid?); expected", {"-m", "no-such-model", "--figures", "grdi", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_typo_mean_without_model", 2, "'maen' is not a figure (did you mean mean?); expected", {"--figures", "maen", "我爱"}, NULL, 0, NULL, 0},
     {"figures_chinese_mean_all_and_model", 2, "'平均图' is not a figure (平均图 is mean: type --figures mean,all,model); expected", {"--figures", "平均图,all,model", "我爱"}, NULL, 0, NULL, 0},
     {"figures_chinese_mean_all_and_model_with_model", 2, "'平均图' is not a figure (平均图 is mean: type --figures mean,all,model); expected", {"-m", "no-such-model", "--figures", "平均图,all,model", "3 1 >"}, NULL, 0, NULL, 0},
     {"figures_chinese_scores_and_model", 2, "'热力图' is not a figure (热力图 is heads; scores is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"--figures", "热力图,scores, model", "我爱"}, NULL, 0, NULL, 0},

@@ -436,6 +436,62 @@ static int runs_in(const char *option, const char *value, int ctx) {
     return rule <= 0 && (strcmp(option, "figures") || strcasecmp(value, "model")); /* "add --model DIR" */
 }
 
+/* Reads whole, a list of option's names (--figures) as read_figures reads it (each name without the spaces around
+ * it), with the name at `at` (len bytes: a typo or a name in full-width letters; NULL: none) read as `value` and
+ * each Chinese word of kChineseChoice as its English, for the hints that suggest a name of it: into cmd (cap bytes)
+ * the list to type, *refused 1 when a name does not run in ctx (runs_in; never with CTX_TRAIN), single the first
+ * name that --model refuses (mean), *needs_model 1 when a name needs a --model (model) and *has_all 1 when the list
+ * has "all" (every figure of the run, which refuses none: `-m DIR --figures mean,all,model` runs). No errors. */
+static void read_choice_list(const char *option, const char *whole, const char *at, size_t len, const char *value,
+                             int ctx, char *cmd, size_t cap, int *refused, char single[32], int *needs_model,
+                             int *has_all) {
+    size_t k = 0, sep;
+    cmd[0] = 0, single[0] = 0, *refused = *needs_model = *has_all = 0;
+    for (const char *p = whole; k < cap;) {
+        const char *end = av_utf8_list_sep(p, &sep), *put = NULL;
+        size_t n = end ? (size_t)(end - p) : strlen(p), tl = n;
+        /* the name without the spaces around it, as read_figures reads it: " model" of "热力图, model" was
+         * no figure to runs_in, and " 平均图" of "热力图, 平均图" no Chinese word */
+        const char *t = trim_separators(p, &tl);
+        if (at && t == at && tl == len) put = value; /* "maen" of "maen,grid": mean */
+        for (size_t j = 0; !put && j < sizeof kChineseChoice / sizeof kChineseChoice[0]; j++)
+            if (!strcmp(kChineseChoice[j].option, option) && strlen(kChineseChoice[j].word) == tl &&
+                !strncmp(kChineseChoice[j].word, t, tl))
+                put = kChineseChoice[j].value;
+        char one[32];
+        snprintf(one, sizeof one, "%.*s", put ? (int)strlen(put) : (int)(tl < sizeof one ? tl : 0), put ? put : t);
+        *refused |= !(ctx & CTX_TRAIN) && !runs_in(option, one, ctx);
+        if (!single[0] && !runs_in(option, one, CTX_MODEL)) snprintf(single, 32, "%s", one);
+        *needs_model |= !runs_in(option, one, 0);
+        *has_all |= !strcmp(option, "figures") && !strcasecmp(one, "all");
+        k += (size_t)snprintf(cmd + k, cap - k, "%.*s%.*s%.*s%.*s", (int)(t - p), p, put ? (int)strlen(put) : (int)tl,
+                              put ? put : t, (int)(p + n - (t + tl)), t + tl, end ? (int)sep : 0, end ? end : "");
+        if (!end) break;
+        p = end + sep;
+    }
+    if (*has_all) *refused = 0, single[0] = 0; /* "平均图,all,model" was told it "cannot be drawn in one run" */
+}
+
+/* ", without --model" (with ctx's CTX_MODEL alone) or ", with --model" (with neither --train nor --model) into
+ * note (n bytes) when name `value`, typed at `at` (len bytes) in --figures' list whole as a typo ("maen") or in
+ * full-width letters ("ｍｅａｎ"), does not run with the rest of the list in ctx, or "; mean is for the single layer
+ * and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each" when the
+ * list runs neither way; else "". The check chinese_choice_hint makes for 平均图 (read_choice_list): `-m DIR
+ * --figures maen` said "did you mean mean?" and `--figures ｍｏｄｅｌ` "type the half-width model", each then refused. */
+static void figure_note(char *note, size_t n, const char *whole, const char *at, size_t len, const char *value,
+                        int ctx) {
+    char cmd[192], single[32];
+    int refused, needs_model, has_all;
+    note[0] = 0;
+    if (ctx & CTX_TRAIN) return;
+    read_choice_list("figures", whole, at, len, value, ctx, cmd, sizeof cmd, &refused, single, &needs_model, &has_all);
+    if (single[0] && needs_model)
+        snprintf(note, n, "; %s is for the single layer and model draws every layer of a --model: they cannot be drawn "
+                 "in one run, so run attnviz once for each", single);
+    else if (!has_all && (refused || !runs_in("figures", value, ctx)))
+        snprintf(note, n, "%s", ctx & CTX_MODEL ? ", without --model" : ", with --model");
+}
+
 /* " (缩放 is scale: type --compare scale)" into out (cap bytes) when typed[0..len) is a Chinese word of
  * kChineseChoice for --option; else "". whole (NULL: typed itself) is the option's whole value, of which typed is
  * one name (--figures' list): the command to type is whole with that name replaced ("--figures grid,热力图" →
@@ -461,36 +517,11 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
         char single[32] = ""; /* the first name refused with --model (mean), when another needs it (model) */
         int needs_model = 0, has_all = 0; /* "all" in the list: every figure of the run, which both refuse nothing
                                             * of (gpt2run.c, check_combinations: `-m DIR --figures mean,all,model` runs) */
-        if (whole) { /* each name of the list that is a Chinese word in its English: "热力图，网格" said "type
-                      * --figures heads，网格", a command refused again */
-            size_t k = 0, sep;
-            cmd[0] = 0;
-            for (const char *p = whole; k < sizeof cmd;) {
-                const char *end = av_utf8_list_sep(p, &sep), *put = NULL;
-                size_t n = end ? (size_t)(end - p) : strlen(p), tl = n;
-                /* the name without the spaces around it, as read_figures reads it: " model" of "热力图, model" was
-                 * no figure to runs_in, and " 平均图" of "热力图, 平均图" no Chinese word */
-                const char *t = trim_separators(p, &tl);
-                for (size_t j = 0; !put && j < sizeof kChineseChoice / sizeof kChineseChoice[0]; j++)
-                    if (!strcmp(kChineseChoice[j].option, option) && strlen(kChineseChoice[j].word) == tl &&
-                        !strncmp(kChineseChoice[j].word, t, tl))
-                        put = kChineseChoice[j].value;
-                char one[32];
-                snprintf(one, sizeof one, "%.*s", put ? (int)strlen(put) : (int)(tl < sizeof one ? tl : 0), put ? put : t);
-                refused |= !(ctx & CTX_TRAIN) && !runs_in(option, one, ctx);
-                if (!single[0] && !runs_in(option, one, CTX_MODEL)) snprintf(single, sizeof single, "%s", one);
-                needs_model |= !runs_in(option, one, 0);
-                has_all |= !strcmp(option, "figures") && !strcasecmp(one, "all");
-                k += (size_t)snprintf(cmd + k, sizeof cmd - k, "%.*s%.*s%.*s%.*s", (int)(t - p), p,
-                                      put ? (int)strlen(put) : (int)tl, put ? put : t, (int)(p + n - (t + tl)), t + tl,
-                                      end ? (int)sep : 0, end ? end : "");
-                if (!end) break;
-                p = end + sep;
-            }
-        } else {
-            snprintf(cmd, sizeof cmd, "%s", kChineseChoice[i].value);
-        }
-        if (has_all) refused = 0, single[0] = 0; /* "平均图,all,model" was told it "cannot be drawn in one run" */
+        if (whole) /* each name of the list that is a Chinese word in its English: "热力图，网格" said "type
+                    * --figures heads，网格", a command refused again */
+            read_choice_list(option, whole, NULL, 0, NULL, ctx, cmd, sizeof cmd, &refused, single, &needs_model,
+                             &has_all);
+        else snprintf(cmd, sizeof cmd, "%s", kChineseChoice[i].value);
         char shown[256];
         av_shell_word(shown, sizeof shown, cmd);
         int rule = train_rule(option, kChineseChoice[i].value);
@@ -1855,13 +1886,26 @@ static av_status read_figures(av_options *o, const char *s, int ctx, av_err *err
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
             char near[256] = ""; /* fw's hint fits whole */
+            char note[192]; /* ", without --model": the name runs with the list only so (figure_note) */
             long long best = nearest_value(name, len, fig_name, 0, 7);
-            if (best >= 0) snprintf(near, sizeof near, " (did you mean %s?)", kFig[best]);
+            if (best >= 0) figure_note(note, sizeof note, s, name, len, kFig[best], ctx);
+            if (best >= 0 && note[0] == ';') /* "maen,model": mean and model run in no one run */
+                snprintf(near, sizeof near, " (did you mean %s? %s)", kFig[best], note + 2);
+            else if (best >= 0) snprintf(near, sizeof near, " (did you mean %s%s?)", kFig[best], note);
             const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
             char one_h[65], fw[256]; /* "ｈｅａｄｓ", "heads。" */
             snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
             av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7, 0, 0, 0);
+            for (int v = 0; fw[0] && v < 8; v++) { /* the name it reads as: "ｍｅａｎ" is mean */
+                char one_fw[256];
+                full_width_hint(one_fw, sizeof one_fw, one_h, -1, fig_name, v, v, 0, 0, 0);
+                if (!one_fw[0]) continue;
+                figure_note(note, sizeof note, s, name, len, kFig[v], ctx);
+                if (note[0] && strlen(fw) + strlen(note) < sizeof fw) /* before its ')' */
+                    snprintf(fw + strlen(fw) - 1, sizeof fw - strlen(fw) + 1, "%s)", note);
+                break;
+            }
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
             chinese_choice_hint(fw, sizeof fw, "figures", name, len, s, ctx); /* "热力图": the docs' word for heads */
             if (fw[0]) snprintf(near, sizeof near, "%s", fw);
