@@ -728,6 +728,15 @@ static const bad_case kCases[] = {
      * so no guess (it said only "is not a whole number" for all of them) */
     {"steps_thousands_separator", 2, "--steps '4,000' is not a whole number (the ',' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4,000"}, NULL, 0, NULL, 0},
     {"steps_fullwidth_thousands_separator", 2, "--steps '4，000' is not a whole number (the '，' between its digits groups thousands, which a number here does not take: type 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4，000"}, NULL, 0, NULL, 0},
+    /* the SI prefixes k (10^3) and M (10^6), SI Brochure 9th ed. table 7, and K for k, after digits as 千 and 万 are:
+     * 4k is 4000, 1.5k 1500, 2M 2000000 (past --steps' 1..1000000), 1k 1000 (past --dpi's 50..600); split by the
+     * shell ("4 k") as "4 千" is told */
+    {"steps_si_kilo", 2, "--steps '4k' is not a whole number (the k after the number is a thousand: type the digits 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4k"}, NULL, 0, NULL, 0},
+    {"steps_kilo_capital", 2, "--steps '4K' is not a whole number (the K after the number is a thousand: type the digits 4000); allowed: 1..1000000", {"--train", "reverse", "--steps", "4K"}, NULL, 0, NULL, 0},
+    {"steps_si_kilo_fraction", 2, "--steps '1.5k' is not a whole number (the k after the number is a thousand: type the digits 1500); allowed: 1..1000000", {"--train", "reverse", "--steps", "1.5k"}, NULL, 0, NULL, 0},
+    {"steps_si_mega_out_of_range", 2, "--steps '2M' is not a whole number (the M after the number is a million: as the digits 2000000 it is outside the allowed range too); allowed: 1..1000000", {"--train", "reverse", "--steps", "2M"}, NULL, 0, NULL, 0},
+    {"dpi_si_kilo_out_of_range", 2, "--dpi '1k' is not a whole number (the k after the number is a thousand: as the digits 1000 it is outside the allowed range too); allowed: 50..600", {"--dpi", "1k", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_si_kilo_split", 2, "--steps '4 k': the shell split it at its space, so --steps got 4 and the next word, k, went into the sentence; the k after the number is a thousand: type the digits 4000", {"--train", "reverse", "--steps", "4", "k"}, NULL, 0, NULL, 0},
     {"heads_thousands_separator_out_of_range", 2, "--heads '1,000' is not a whole number (the ',' between its digits groups thousands, which a number here does not take, and as 1000 it is outside the allowed range too); allowed: 1..64", {"--heads", "1,000", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a first group starting with 0 is no thousands: "0,008" is more likely a decimal comma (0.008), and "type
      * 0008" ran 8 heads (from a review of the change) */

@@ -699,7 +699,8 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * type the digits 8, 阿拉伯数字)", or "..., and 100 is outside the allowed range too)": "--heads 8个" and
  * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass). With real, a number that
  * ends in its decimal point ("十五点", "一點") gets " (it is written in Chinese numerals, with no digit after its
- * decimal point 点: ...)"; ASCII digits with a Chinese unit after them (百 千 万 萬 亿 億: "1万", "1.5万") " (the 万
+ * decimal point 点: ...)"; ASCII digits with a Chinese unit or an SI prefix after them (百 千 万 萬 亿 億, k K M:
+ * "1万", "1.5万", "4k") " (the 万
  * after the number is ten thousand: type the digits 10000)" (or "..., as the digits 15000 it is outside the allowed
  * range too"; nothing for a whole-number option's "1.23456万"). With real, a per cent or per mille ("5%", "５％",
  * "1‰", "百分之五", "千分之一") gets " (the '%' after the number is per cent: type 0.05)" or " (千分之一 is 1 per
@@ -755,7 +756,11 @@ static int chinese_hint(char *out, size_t cap, const char *s, int real, double l
      * not a whole number"): the digits moved by the unit's places, on the text, not a double */
     static const struct { const char *unit, *name; int places; } kUnits[] = {
         {"百", "a hundred", 2}, {"千", "a thousand", 3}, {"万", "ten thousand", 4}, {"萬", "ten thousand", 4},
-        {"亿", "a hundred million", 8}, {"億", "a hundred million", 8}};
+        {"亿", "a hundred million", 8}, {"億", "a hundred million", 8},
+        /* the SI prefixes k (kilo, 10^3) and M (mega, 10^6), SI Brochure 9th ed. table 7, and the K written for k
+         * ("4K"): `--steps 4k` said only "is not a whole number", and `--train reverse --steps 4 k` took k as the
+         * sentence, where "4 千" was told "type the digits 4000" */
+        {"k", "a thousand", 3}, {"K", "a thousand", 3}, {"M", "a million", 6}};
     for (size_t i = 0; i < sizeof kUnits / sizeof kUnits[0]; i++) {
         /* the unit, then perhaps measure words ("1万步", "3千个": it said only "is not a whole number"), the
          * number perhaps in full-width digits ("１万", as an input method's full-width mode types it) */
