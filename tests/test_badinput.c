@@ -864,10 +864,15 @@ static const bad_case kCases[] = {
     {"figures_chinese_model_list_without_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures model,heads, with --model); expected", {"--figures", "model,热力图", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a space after the comma, which read_figures takes ("heads, model" runs with --model): each name is read
      * without it, so " model" needs --model, " mean" is refused by it and " 平均图" is mean (from a review of the
-     * change: no ", with --model", no ", without --model", and "type --figures 'heads, 平均图'") */
-    {"figures_chinese_space_model_without_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures 'heads, model', with --model); expected", {"--figures", "热力图, model", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"figures_chinese_space_mean_with_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures 'heads, mean', without --model); expected", {"-m", "no-such-model", "--figures", "热力图, mean", "3 1 >"}, NULL, 0, NULL, 0},
-    {"figures_chinese_two_with_a_space", 2, "'热力图' is not a figure (热力图 is heads: type --figures 'heads, mean'); expected", {"--figures", "热力图, 平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
+     * change: no ", with --model", no ", without --model", and "type --figures 'heads, 平均图'"); the command has
+     * the names without the spaces typed around them, which read_figures drops: no quotes needed */
+    {"figures_chinese_space_model_without_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures heads,model, with --model); expected", {"--figures", "热力图, model", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_chinese_space_mean_with_model", 2, "'热力图' is not a figure (热力图 is heads: type --figures heads,mean, without --model); expected", {"-m", "no-such-model", "--figures", "热力图, mean", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_chinese_two_with_a_space", 2, "'热力图' is not a figure (热力图 is heads: type --figures heads,mean); expected", {"--figures", "热力图, 平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* a space before the full-width comma (U+FF0C), typed in an input method's full-width mode: "热力图 ，网格" said
+     * "type --figures 'heads ，grid'", the space kept */
+    {"figures_chinese_space_before_fullwidth_comma", 2, "'热力图' is not a figure (热力图 is heads: type --figures heads，grid); expected", {"--figures", "热力图 ，网格", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_chinese_spaces_around_the_names", 2, "'网格' is not a figure (网格 is grid: type --figures grid,heads); expected", {"--figures", " 网格 , heads ", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* mean with model: refused with --model (gpt2run.c: "mean, scores and mask are for the single layer") and
      * without it (check_combinations: "--figures model draws every layer of a --model"), so no ", with --model"
      * nor ", without --model" runs it (from a review of the change) */

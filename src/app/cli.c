@@ -439,7 +439,7 @@ static int runs_in(const char *option, const char *value, int ctx) {
 /* Reads whole, a list of option's names (--figures) as read_figures reads it (each name without the spaces around
  * it), with the name at `at` (len bytes: a typo or a name in full-width letters; NULL: none) read as `value` and
  * each Chinese word of kChineseChoice as its English, for the hints that suggest a name of it: into cmd (cap bytes)
- * the list to type, *refused 1 when a name does not run in ctx (runs_in; never with CTX_TRAIN), single the first
+ * the list to type (its names without the spaces around them, each separator as typed), *refused 1 when a name does not run in ctx (runs_in; never with CTX_TRAIN), single the first
  * name that --model refuses (mean), *needs_model 1 when a name needs a --model (model) and *has_all 1 when the list
  * has "all" (every figure of the run, which refuses none: `-m DIR --figures mean,all,model` runs). No errors. */
 static void read_choice_list(const char *option, const char *whole, const char *at, size_t len, const char *value,
@@ -464,8 +464,10 @@ static void read_choice_list(const char *option, const char *whole, const char *
         if (!single[0] && !runs_in(option, one, CTX_MODEL)) snprintf(single, 32, "%s", one);
         *needs_model |= !runs_in(option, one, 0);
         *has_all |= !strcmp(option, "figures") && !strcasecmp(one, "all");
-        k += (size_t)snprintf(cmd + k, cap - k, "%.*s%.*s%.*s%.*s", (int)(t - p), p, put ? (int)strlen(put) : (int)tl,
-                              put ? put : t, (int)(p + n - (t + tl)), t + tl, end ? (int)sep : 0, end ? end : "");
+        /* without the spaces typed around the name: "热力图 ，网格" said "type --figures 'heads ，grid'", a space
+         * that read_figures drops and that made the command need quotes */
+        k += (size_t)snprintf(cmd + k, cap - k, "%.*s%.*s", put ? (int)strlen(put) : (int)tl, put ? put : t,
+                              end ? (int)sep : 0, end ? end : "");
         if (!end) break;
         p = end + sep;
     }
