@@ -2087,6 +2087,24 @@ static void test_verbose_names_the_heads_it_leaves_out(void **state) {
     assert_non_null(strstr(r.out, "V[head 1]"));
     assert_null(strstr(r.out, "not printed"));
     tu_free(&r);
+    /* a typed --kernel flash refuses --dump ("keeps no (T, T) attention weights"): the line said "--dump DIR" to a
+     * learner whose command then failed (a review of the change); it names --kernel blas, and that command runs */
+    run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "--kernel", "flash", "--heads", "4", "我爱深度学习",
+                NULL);
+    assert_int_equal(r.code, 0);
+    const char *fl = "      (Q, K and V of heads 2..3 not printed: -v prints heads 0 and 1; --kernel blas --dump DIR "
+                     "writes all 4)\n";
+    if (!strstr(r.out, fl)) fail_msg("--kernel flash:\n%s", r.out);
+    tu_free(&r);
+    d = make_tmpdir();
+    run_attnviz(&r, NULL, "--no-plot", "-q", "--kernel", "flash", "--heads", "4", "--kernel", "blas", "--dump", d,
+                "我爱深度学习", NULL);
+    if (r.code != 0) fail_msg("the command the line gives: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    q = load(d, "Q.npy");
+    assert_int_equal(q.shape[0], 4);
+    av_npy_free(&q);
+    rm_rf(d);
 }
 
 /* A fully masked query was counted once per head and called rows "counted over all heads": with 8 heads, --causal

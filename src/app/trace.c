@@ -364,11 +364,16 @@ static int drawn_at_random(const av_weights_source *ws, const char *name) {
 
 /* After -v's matrices of heads 0 and 1, the heads it leaves out, where there are more: with --heads 4 -v printed
  * Q, K, V and S of heads 0 and 1 and A of all four with no word why (a learner's pass reading "我爱深度学习"). */
-static void print_heads_left_out(FILE *f, const char *what, int H) {
+static void print_heads_left_out(const av_trace *tr, const av_model *m, const char *what, int H) {
     if (H <= 2) return;
-    if (H == 3) fprintf(f, "      (%s of head 2 not printed: -v prints heads 0 and 1; --dump DIR writes all 3)\n", what);
-    else fprintf(f, "      (%s of heads 2..%d not printed: -v prints heads 0 and 1; --dump DIR writes all %d)\n", what,
-                 H - 1, H);
+    /* --kernel flash, typed, refuses --dump ("keeps no (T, T) attention weights"): the line sent the learner to a
+     * command that fails (a review of the change); auto switches to blas for --dump, so the plain advice holds */
+    const char *dump = m->cfg.kernel == AV_KERNEL_FLASH && !tr->kernel_auto ? "--kernel blas --dump DIR" : "--dump DIR";
+    if (H == 3)
+        fprintf(tr->f, "      (%s of head 2 not printed: -v prints heads 0 and 1; %s writes all 3)\n", what, dump);
+    else
+        fprintf(tr->f, "      (%s of heads 2..%d not printed: -v prints heads 0 and 1; %s writes all %d)\n", what, H - 1,
+                dump, H);
 }
 /* project, split heads, RoPE. */
 static int stages_project(const av_trace *tr, const av_model *m, const av_weights_source *ws, int n) {
@@ -433,7 +438,7 @@ static int stages_project(const av_trace *tr, const av_model *m, const av_weight
                 av_print_matrix(f, name, m->V + (size_t)h * T * Dk, T, Dk, P, NULL);
             }
         }
-    if (tr->verbose) print_heads_left_out(f, "Q, K and V", H);
+    if (tr->verbose) print_heads_left_out(tr, m, "Q, K and V", H);
     return n;
 }
 
@@ -473,7 +478,7 @@ static int stages_scores(const av_trace *tr, const av_model *m, int n, const cha
                 snprintf(name, sizeof name, "S[head %d]", h);
             av_print_matrix(f, name, m->scores + (size_t)h * T * T, T, T, P, m->mask);
         }
-        print_heads_left_out(f, "S", H);
+        print_heads_left_out(tr, m, "S", H);
     } else if (tr->verbose) /* -v printed S and A without a word for them past 64 tokens, where auto runs flash (a
                            * long-input learner's pass: "-v prints the small matrices") */
         fprintf(f, "%s-v: the flash kernel forms no S or A to print; --kernel blas prints them\n", ind);
