@@ -2928,7 +2928,8 @@ static void test_cli_train_compare_interrupted_leaves_no_old_comparison(void **s
  * While the comparison is drawn (rename 31: 3 variants of 10 files, then compare_positions.png), it says
  * every variant is whole, compare_positions.png written and compare_positions.svg not: it said
  * "compare_positions.png and .svg are not all written" beside the .png (a review of the Ctrl-C messages). From
- * the .svg's rename (32) it says the run is complete. */
+ * the .svg's rename (32) it says both are written, and not yet that the run is complete: an earlier run's figures
+ * are removed after it (a review of the change). */
 static void test_cli_train_compare_interrupted_at_figures_names_every_variant(void **state) {
     tu_fixture *f = *state;
     char m[4096], want[20000];
@@ -2963,8 +2964,9 @@ static void test_cli_train_compare_interrupted_at_figures_names_every_variant(vo
     train_interrupted_at_rename(f, 32, "positions"); /* compare_positions.svg */
     err = tu_slurp_file(tu_in(f, "err"), NULL);
     assert_non_null(err);
-    snprintf(want, sizeof want, "attnviz: interrupted after the run was complete: every variant's trained model was "
-             "saved with its figures and train.csv under %s, and %s and .svg were written\n", tu_sh_word(m),
+    snprintf(want, sizeof want, "attnviz: interrupted: every variant's trained model was saved with its figures and "
+             "train.csv (%s, %s, %s), and %s and .svg were written\n", tu_sh_word(tu_in(f, "m/learned")),
+             tu_sh_word(tu_in(f, "m/sinusoidal")), tu_sh_word(tu_in(f, "m/rope")),
              tu_sh_word(tu_in(f, "m/compare_positions.png")));
     if (strcmp(err, want) != 0) fail_msg("at the comparison's .svg: stderr '%s', want '%s'", err, want);
     free(err);

@@ -1778,7 +1778,8 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
     train_weights_note(weights, sizeof weights, o, "");
     av_plot_meta meta = {.description = o->command_line, .weights = weights, .run = run, .dpi = o->dpi,
                          .scale = o->fig_scale};
-    /* all written: from compare_X.svg's rename to the exit a Ctrl-C said nothing (as write_outputs) */
+    /* all written and the earlier run's files removed: from there to the exit a Ctrl-C said nothing (as
+     * write_outputs) */
     char complete[AV_INTERRUPT_MSG_MAX];
     av_path_join(path, sizeof path, o->outdir, file);
     strncat(path, ".png", sizeof path - strlen(path) - 1); /* the .png one shell word, as the folder */
@@ -1786,7 +1787,8 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
              "model was saved with its figures and train.csv under %s, and %s and .svg were written\n",
              o->tty ? "\n" : "", AV_SHOWN_WORD(o->outdir, 349), AV_SHOWN_WORD(path, 349));
     if (!s) { /* a Ctrl-C now: every variant is whole, only the comparison is missing (it had no message) */
-        char msg[AV_INTERRUPT_MSG_MAX], png_in[AV_INTERRUPT_MSG_MAX], list[850] = "", svg_path[4300];
+        char msg[AV_INTERRUPT_MSG_MAX], png_in[AV_INTERRUPT_MSG_MAX], svg_in[AV_INTERRUPT_MSG_MAX], list[850] = "",
+            svg_path[4300];
         for (int i = 0; i < n; i++) {
             size_t k = strlen(list);
             av_path_join(path, sizeof path, o->outdir, names[i]);
@@ -1804,8 +1806,13 @@ static av_status run_compare(const av_train_opts *o, FILE *out, av_err *err) {
                  "figures and train.csv (%s), and %s was written, but %s is not: rerun the same command (the same "
                  "seed gives the same models) to write it\n", o->tty ? "\n" : "", list, AV_SHOWN_WORD(path, 349),
                  AV_SHOWN_WORD(svg_path, 349));
+        /* from the .svg's rename, before an earlier run's figures are removed: "complete" there was said while they
+         * stood (a review of the change; write_outputs says it only after the removal) */
+        snprintf(svg_in, sizeof svg_in, "%sattnviz: interrupted: every variant's trained model was saved with its "
+                 "figures and train.csv (%s), and %s and .svg were written\n", o->tty ? "\n" : "", list,
+                 AV_SHOWN_WORD(path, 349));
         av_interrupt_message(msg);
-        const char *const told[2] = {png_in, complete};
+        const char *const told[2] = {png_in, svg_in};
         s = png_and_svg(o->outdir, file, compare_fig, &c, &meta, NULL, NULL, told, err);
     }
     av_written keep;
