@@ -1899,9 +1899,9 @@ static void test_model_hf_cache_long_command_is_marked_cut(void **state) {
     if (!cmd) fail_msg("stderr: %s", r.err);
     cmd += strlen(want);
     size_t len = strlen(cmd);
-    if (len < 9 || strcmp(cmd + len - 9, "... TEXT\n") != 0)
+    if (len < 10 || strcmp(cmd + len - 10, "... hello\n") != 0)
         fail_msg("the command's word has no \"...\" after its cut: %s", cmd);
-    size_t w = (size_t)(strstr(cmd, "... TEXT\n") - cmd), keep = w - (full[0] == '\'');
+    size_t w = (size_t)(strstr(cmd, "... hello\n") - cmd), keep = w - (full[0] == '\'');
     av_err u;
     assert_true(w <= 397 && w >= 390); /* near the 400 bytes: a whole 深 (3 bytes) and the quotes' room less */
     assert_int_equal(av_utf8_check(cmd, w, &u), AV_OK);
@@ -1937,7 +1937,7 @@ static void test_model_hf_cache_folder(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", cache, "--no-plot", "hello", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json: it is a Hugging Face cache folder, which "
-             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s TEXT\n",
+             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s hello\n",
              tu_sh_word(cache), tu_sh_word(snap));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
@@ -1981,7 +1981,7 @@ static void test_model_parent_of_model_folders(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders reverse and sort hold a "
-             "model each; --model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(runs), in_runs(runs, "reverse"));
+             "model each; --model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(runs), in_runs(runs, "reverse"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -1990,7 +1990,7 @@ static void test_model_parent_of_model_folders(void **state) {
     assert_int_equal(unlink(path), 0);
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder sort holds a model; "
-             "--model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(runs), in_runs(runs, "sort"));
+             "--model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(runs), in_runs(runs, "sort"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -2003,7 +2003,7 @@ static void test_model_parent_of_model_folders(void **state) {
     }
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders s1, s2, s3, s4 and 2 "
-             "more hold a model each; --model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(runs),
+             "more hold a model each; --model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(runs),
              in_runs(runs, "s1"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
@@ -2023,11 +2023,64 @@ static void test_model_parent_of_model_folders(void **state) {
     char first[4400];
     snprintf(first, sizeof first, "%s/a b", odd);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders 'a b' and 'it'\\''s' "
-             "hold a model each; --model takes the model's own folder: attnviz --model %s TEXT\n", tu_sh_word(odd),
+             "hold a model each; --model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(odd),
              tu_sh_word(first));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
+}
+
+/* The command that --model's message on a folder of model folders gives to paste said TEXT where the run's input
+ * was: after the README's `attnviz --train reverse -o runs/reverse`, `attnviz --model runs "3 1 4 1 5 >"` said
+ * "... attnviz --model runs/reverse TEXT", which pasted ran the model on the word TEXT (a new user's pass). It now
+ * gives the input: the sentence as one shell word (quoted by hand here as GNU ls --quoting-style=shell-escape
+ * does), after "--" when it starts with '-', or -f FILE; TEXT only when no input was given. Each command is run
+ * by /bin/bash as printed and must give the tokens that the same input gives on runs/reverse itself. */
+static void test_model_parent_command_keeps_the_input(void **state) {
+    tu_fixture *f = *state;
+    char runs[4000], file[4000], model[4400], file_word[4400], want[9000], cmd[8000], script[8500];
+    snprintf(runs, sizeof runs, "%.3900s", tu_in(f, "runs")); /* tu_in's buffers rotate: kept over the loop's calls */
+    snprintf(file, sizeof file, "%.3900s", tu_in(f, "in.txt"));
+    assert_int_equal(mkdir(runs, 0755), 0);
+    snprintf(model, sizeof model, "%s/reverse", runs);
+    assert_int_equal(mkdir(model, 0755), 0);
+    make_tiny(model);
+    write_text(file, "7 8 >\n", 6);
+    snprintf(file_word, sizeof file_word, "-f %s", tu_sh_word(file));
+    const struct { const char *a, *b, *words; } rows[] = {
+        {"3 1 4 1 5 >", NULL, "'3 1 4 1 5 >'"},
+        {"--", "-3 1 >", "-- '-3 1 >'"},
+        {"it's 3 >", NULL, "'it'\\''s 3 >'"},
+        {"-f", file, file_word},
+        {NULL, NULL, "TEXT"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        tu_result r, direct;
+        run_attnviz(&r, NULL, "--model", runs, "--no-plot", rows[i].a, rows[i].b, NULL);
+        snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder reverse holds a "
+                 "model; --model takes the model's own folder: attnviz --model %s %s\n", tu_sh_word(runs),
+                 in_runs(runs, "reverse"), rows[i].words);
+        assert_int_equal(r.code, 2);
+        assert_string_equal(r.err, want);
+        tu_free(&r);
+        if (!rows[i].a) continue; /* no input: the placeholder, to fill in */
+        /* pasted: the command as printed, the binary for its "attnviz", a dump to compare */
+        const char *printed = strstr(want, "attnviz --model ") + strlen("attnviz ");
+        snprintf(cmd, sizeof cmd, "%s --no-plot -q --dump %s %.*s", tu_sh_word(tu_bin()), tu_sh_word(tu_in(f, "pasted")),
+                 (int)(strlen(printed) - 1), printed);
+        snprintf(script, sizeof script, "/bin/bash -c %s", tu_sh_word(cmd));
+        if (system(script) != 0) fail_msg("row %zu: the pasted command failed: %s", i, cmd);
+        run_attnviz(&direct, NULL, "--model", model, "--no-plot", "-q", "--dump", tu_in(f, "direct"), rows[i].a,
+                    rows[i].b, NULL);
+        if (direct.code != 0) fail_msg("row %zu: exit %d: %s", i, direct.code, direct.err);
+        tu_free(&direct);
+        char *got = tu_slurp_file(tu_in(f, "pasted/tokens.txt"), NULL), *exp = tu_slurp_file(tu_in(f, "direct/tokens.txt"), NULL);
+        assert_non_null(got);
+        assert_non_null(exp);
+        assert_string_equal(got, exp);
+        free(got);
+        free(exp);
+    }
 }
 
 /* s in single quotes, each ' written '\'', whatever its bytes: the start of a word that goes on in $'...' */
@@ -2063,7 +2116,7 @@ static void test_suggested_command_pastes_back_a_control_character(void **state)
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder "
              "'it'\\''s<U+000D><U+000A><U+001B>x' holds a model; --model takes the model's own folder: attnviz --model "
-             "%s TEXT\n", tu_sh_word(runs), cmd);
+             "%s '3 1 4 1 5 >'\n", tu_sh_word(runs), cmd);
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -4336,6 +4389,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_hf_cache_long_command_is_marked_cut, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_parent_of_model_folders, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_model_parent_command_keeps_the_input, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_suggested_command_pastes_back_a_control_character, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_torch_conversion_line_is_whole_in_a_cache_snapshot, tu_setup_tmpdir,

@@ -3175,7 +3175,7 @@ static void test_cli_model_on_compare_folder_points_to_variants(void **state) {
     assert_int_equal(r.code, 2);
     char want[4400];
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json: it is a --train --compare folder, with "
-             "a model in each of its folders pre-ln, post-ln; run one of them: attnviz --model %s TEXT\n",
+             "a model in each of its folders pre-ln, post-ln; run one of them: attnviz --model %s '3 1 >'\n",
              tu_sh_word(tu_in(f, "my cmp")), tu_sh_word(tu_in(f, "my cmp/pre-ln")));
     if (strcmp(r.err, want) != 0) fail_msg("stderr '%s', want '%s'", r.err, want);
     tu_free(&r);

@@ -213,9 +213,26 @@ static const char *shell_subdir(char *buf, size_t n, const char *dir, const char
     return command_word(buf, n, path); /* at most 400 bytes of it, as the cache folder's command */
 }
 
+/* The run's input as a command to paste gives it, into buf (n >= 540 bytes): the sentence as one shell word
+ * (av_shell_word), after "-- " when it starts with '-' ("-1 2 >" is no option), or "-f FILE"; SENTENCE for -f -
+ * (the pasted command would wait for typing) and for a sentence over 120 bytes (named, not repeated); none when
+ * the run has no input. A command with a placeholder where the input was typed ran the model on "TEXT" when
+ * pasted (a new user's pass). Returns buf. No errors. */
+static const char *input_words(char *buf, size_t n, const av_options *o, const char *none) {
+    const char *s = o->sentence;
+    char word[520];
+    if (!s && !o->file) snprintf(buf, n, "%s", none);
+    else if (o->file && !strcmp(o->file, "-")) snprintf(buf, n, "SENTENCE");
+    else if (o->file) snprintf(buf, n, "-f %s", (av_shell_word(word, sizeof word, o->file), word));
+    else if (strlen(s) > 120) snprintf(buf, n, "SENTENCE");
+    else snprintf(buf, n, "%s%s", s[0] == '-' ? "-- " : "", (av_shell_word(word, sizeof word, s), word));
+    return buf;
+}
+
 /* A usage error (exit 2) if the --model folder or its file `name` does not
  * exist: a missing file is bad input like a malformed one, and the message
- * says what a model folder holds. */
+ * says what a model folder holds; a command it gives to run takes input, the
+ * run's input as command words (input_words), or NULL for TEXT. */
 /* DIR/name, a file of the folder, as messages name it: the whole path as one shell word (av_shown_word), so
  * "'/tmp/a b/m/config.json'", not "'/tmp/a b/m'/config.json" (the folder quoted, the name outside: a path no shell
  * reads back). Into buf (n >= 8 bytes; a longer path is cut as av_shown_word cuts it). Returns buf. No errors. */
@@ -225,7 +242,7 @@ static const char *file_word(char *buf, size_t n, const char *dir, const char *n
     return av_shown_word(buf, n, path);
 }
 
-static av_status check_present(const char *dir, const char *name, av_err *err) {
+static av_status check_present(const char *dir, const char *name, const char *input, av_err *err) {
     struct stat sb;
     char named[4200]; /* dir in messages as a user's path is shown (av_utf8_shown_name): -m $'x\u202eq' turned the
                        * rest of "--model x<RLO>q: no such folder ..." around; as one shell word (av_shown_word), as
@@ -282,8 +299,8 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         }
     if (found[0])
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a --train --compare folder, with a model "
-                       "in each of its folders %s; run one of them: attnviz --model %s TEXT", AV_SHOWN_WORD(dir, 201),
-                       found, shell_subdir(sub, sizeof sub, dir, found));
+                       "in each of its folders %s; run one of them: attnviz --model %s %s", AV_SHOWN_WORD(dir, 201),
+                       found, shell_subdir(sub, sizeof sub, dir, found), input ? input : "TEXT");
     /* the Hugging Face cache folder of a model (models--gpt2, as from_pretrained leaves it): "has no config.json;
      * a GPT-2 model folder holds ..." did not say the files are one level down, in snapshots/<commit>/ */
     char snap[4400];
@@ -291,8 +308,8 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
     if (cached > 0) {
         char word[4600];
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a Hugging Face cache folder, which "
-                       "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s TEXT",
-                       AV_SHOWN_WORD(dir, 201), command_word(word, sizeof word, snap));
+                       "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s %s",
+                       AV_SHOWN_WORD(dir, 201), command_word(word, sizeof word, snap), input ? input : "TEXT");
     }
     if (cached < 0)
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json: it is a Hugging Face cache folder, and none "
@@ -325,9 +342,9 @@ static av_status check_present(const char *dir, const char *name, av_err *err) {
         if (n_inside > 4) snprintf(list + at, sizeof list - at, " and %d more", n_inside - 4);
         av_path_join(first, sizeof first, dir, inside[0]);
         return av_fail(err, AV_EUSAGE, "--model %s has no config.json, but its folder%s %s hold%s a model%s; "
-                       "--model takes the model's own folder: attnviz --model %s TEXT", AV_SHOWN_WORD(dir, 201),
+                       "--model takes the model's own folder: attnviz --model %s %s", AV_SHOWN_WORD(dir, 201),
                        n_inside == 1 ? "" : "s", list, n_inside == 1 ? "s" : "", n_inside == 1 ? "" : " each",
-                       command_word(word, sizeof word, first));
+                       command_word(word, sizeof word, first), input ? input : "TEXT");
     }
     /* a GPT-2 folder as older Hugging Face downloads and save_pretrained(safe_serialization=False) leave it, or a
      * large one save_pretrained split into shards: "has no model.safetensors" named neither file nor the way out
@@ -450,8 +467,8 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
                        "vocab.json and merges.txt --train writes (tokenizer.json cannot stand in for them); restore "
                        "them as --train wrote them, or train again", AV_SHOWN_WORD(r->dir, 4200), gone);
     }
-    av_status st = check_present(r->dir, "vocab.json", err);
-    if (!st) st = check_present(r->dir, "merges.txt", err);
+    av_status st = check_present(r->dir, "vocab.json", NULL, err);
+    if (!st) st = check_present(r->dir, "merges.txt", NULL, err);
     if (st) return st;
     av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
     av_path_join(merges, sizeof merges, r->dir, "merges.txt");
@@ -869,9 +886,10 @@ static int family_mismatch(const char *dir, int llama, av_err *err) {
 /* One load of r->dir: config.json and the weights, the task of a --train
  * folder, the --layer/--head checks, the tokenizer. Reads no input text. */
 static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o, av_err *err) {
-    av_status st = check_present(r->dir, "config.json", err);
+    char input[540];
+    av_status st = check_present(r->dir, "config.json", input_words(input, sizeof input, o, "TEXT"), err);
     int llama = *llama_out = !st && av_llamarun_is_llama(r->dir);
-    if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", err);
+    if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", input, err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
     if (st == AV_EUSAGE) family_mismatch(r->dir, llama, err); /* config.json there: a model_type edited */
     if (!st) st = read_generation_eos(r, err);
@@ -1340,13 +1358,8 @@ static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
     if (p == AV_POS_SINUSOIDAL) {
         /* the command with this run's input: without it, it stopped at "no sentence given" (a learner's pass);
          * one shell word, as the messages' other commands give a folder; a long sentence is named, not repeated */
-        const char *s = o->sentence ? o->sentence : "";
-        char word[520], input[540];
-        av_shell_word(word, sizeof word, o->file ? o->file : s);
-        if (o->file && !strcmp(o->file, "-")) snprintf(input, sizeof input, "SENTENCE"); /* "-f -" waited for typing */
-        else if (o->file) snprintf(input, sizeof input, "-f %s", word);
-        else if (strlen(s) > 120) snprintf(input, sizeof input, "SENTENCE");
-        else snprintf(input, sizeof input, "%s%s", s[0] == '-' ? "-- " : "", word); /* "-1 2 >" is no option */
+        char input[540];
+        input_words(input, sizeof input, o, "''");
         av_message(stderr, "attnviz: %s: no pe figure: --model draws pe for RoPE models only; this model's sinusoidal "
                 "encoding is the single layer's: attnviz --positions sinusoidal --d-model %d --figures pe %s\n", kind,
                 gr->g.cfg.n_embd, input);
