@@ -161,6 +161,7 @@ async function main() {
     await startCell(browser, tmp);
     await tinyWeight(browser, tmp);
     await maskedCellRowDigits(browser, tmp);
+    await dotTableChecks(browser, tmp);
     await percentLikeExplain(browser, tmp);
     await weightDigitsLikeExplain(browser, tmp);
     await zeroPrecision(browser, tmp);
@@ -1023,6 +1024,45 @@ async function maskedCellRowDigits(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+}
+
+/* Each row of the q\u00b7k table checks on a calculator: the product of the q[d] and k[d] it shows gives the q[d]\u00b7k[d] it
+ * shows within one unit of its last digit (half a unit for a whole number), as --explain's terms. With --precision 0 (`--causal --heads 2 "I love deep learning"`, head 0,
+ * query 2, key 3) row 2 read "0  3  2" and row 4 "3  0  1" (--explain writes the terms "(0.5)(3.3)"). Every factor is
+ * Q.npy's or K.npy's and the product theirs to the digits shown, the factors show the fewest digits from the vector
+ * line's on that check (a row that checks with one digit fewer has too many), and rows 2 and 4 show one more digit. */
+async function dotTableChecks(browser, tmp) {
+  for (const prec of ['0', '4']) {
+    const args = ['--precision', prec, '--causal', '--heads', '2', 'I love deep learning'];
+    const out = path.join(tmp, 'dotrow' + prec), dump = path.join(tmp, 'dotrow' + prec + '_dump');
+    attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
+    const Q = readNpy(path.join(dump, 'Q.npy')), K = readNpy(path.join(dump, 'K.npy'));
+    await test('html_dot_table_checks_on_a_calculator --precision ' + prec, async () => {
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      const rows = await page.evaluate(() => {
+        const a = window.attnviz; a.state.head = 0; a.state.shown = new Set([0]); a.state.cell = { i: 2, j: 3 }; a.state.view = 'cell'; a.render();
+        return [...document.querySelector('#view-cell table').querySelectorAll('tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].map((e) => e.textContent));
+      });
+      const D = Q.shape[2], base = Number(prec);
+      check(rows.length === D, rows.length + ' rows for d_k ' + D);
+      /* --explain's bound for its terms (teach.c explain_dot): one unit of the last digit, half of one for a whole number */
+      const checks = (a, b, p) => Math.abs(num(a) * num(b) - num(p)) <= (digitsOf(p) ? 1 : 0.5) * Math.pow(10, -digitsOf(p)) + 1e-9;
+      for (let d = 0; d < D; d++) {
+        const [, q, k, p] = rows[d], qv = Q.at(0, 2, d), kv = K.at(0, 3, d);
+        check(checks(q, k, p), 'row ' + d + ': ' + q + ' \u00d7 ' + k + ' = ' + num(q) * num(k) + ', shown ' + p);
+        same(q, qv, digitsOf(q), 'q[' + d + ']');
+        same(k, kv, digitsOf(k), 'k[' + d + ']');
+        same(p, qv * kv, digitsOf(p), 'q[' + d + ']\u00b7k[' + d + ']');
+        check(digitsOf(p) === base && digitsOf(q) === digitsOf(k) && digitsOf(q) >= base, 'row ' + d + ': ' + rows[d].join(' | '));
+        const e = digitsOf(q) - 1;
+        if (e >= base) check(!checks(qv.toFixed(e), kv.toFixed(e), p), 'row ' + d + ': ' + q + ', ' + k + ' where ' + e + ' digits check');
+      }
+      if (prec === '0') check(rows[2].slice(1, 4).join(' ') === '0.5 3.3 2' && rows[4].slice(1, 4).join(' ') === '2.9 0.3 1',
+        'rows 2 and 4: ' + rows[2].join(' | ') + '; ' + rows[4].join(' | '));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    });
+  }
 }
 
 /* A weight between 0 and 1 reads as --explain's contribution line writes it (teach.c weight_format): never a whole

@@ -123,6 +123,8 @@
     const X = Number(e);
     return (x < 0 ? '\u2212' : '') + m + 'e' + (X < 0 ? '\u2212' : '+') + String(Math.abs(X)).padStart(2, '0');
   }
+  /* a number the page shows ("\u22121.07", "6.3311e\u221206") as a number, to check what it shows on a calculator */
+  function num(t) { return Number(t.replace(/\u2212/g, '-')); }
   /* fixed digits with a true minus sign, as the figures print */
   function fmt(x, p) {
     if (p === undefined) p = PREC;
@@ -1025,10 +1027,23 @@
     const tb = el('table', {}, el('tr', {}, ...['d', 'q[d]', 'k[d]', 'q[d]\u00b7k[d]', 'partial sum'].map((t) => el('th', { text: t }))));
     let sum = 0;
     const qf = vecFormat(q), kf = vecFormat(k); /* the columns as the lines above print q and k */
+    const places = (t) => (t.includes('.') ? t.length - t.indexOf('.') - 1 : 0);
     for (let d = 0; d < r.D; d++) {
-      const p = q[d] * k[d];
+      const p = q[d] * k[d], pt = fmt(p), unit = (places(pt) ? 1 : 0.5) * Math.pow(10, -places(pt)) + 1e-12;
       sum += p;
-      tb.append(el('tr', {}, ...[String(d), qf(q[d]), kf(k[d]), fmt(p), fmt(sum)].map((t) => el('td', { class: 'num', text: t }))));
+      /* fixed-point factors take one more digit at a time (up to 9 after the point) until the product of the two
+       * shown gives the product shown within one unit of its last digit (half a unit for a whole number), the bound
+       * --explain's terms keep (teach.c explain_dot), so the row checks on a calculator as the softmax row's division
+       * does: with --precision 0 (`--causal --heads 2 "I love deep learning"`, head 0, query 2, key 3) row 2 read
+       * "0  3  2" (q[2] = 0.5, k[2] = 3.3; --explain writes its terms "(0.5)(3.3)") and row 4 "3  0  1" (a
+       * teacher's pass) */
+      let qt = qf(q[d]), kt = kf(k[d]);
+      if (!/e/.test(qt + kt))
+        for (let e = Math.max(places(qt), places(kt)) + 1; e <= 9 && Math.abs(num(qt) * num(kt) - num(pt)) > unit; e++) {
+          qt = fmt(q[d], e);
+          kt = fmt(k[d], e);
+        }
+      tb.append(el('tr', {}, ...[String(d), qt, kt, pt, fmt(sum)].map((t) => el('td', { class: 'num', text: t }))));
     }
     const s = score(r, l, h, i, j), sc = r.scale;
     cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
@@ -1062,7 +1077,7 @@
      * it at any digits: after 2 more digits the line gives the quotient and, beside it, the weight the page stores. */
     const at = fW(a), sd = q8(r, l, h, 'scores').digits, arg = score(r, l, h, i, ref) - mx;
     const ad = !/e/.test(at) && at.includes('.') ? at.length - at.indexOf('.') - 1 : 0;
-    const num = (t) => Number(t.replace('\u2212', '-')), shownQuotient = (d) => Math.exp(num(fmt(arg, d))) / num(fmt(tot, d));
+    const shownQuotient = (d) => Math.exp(num(fmt(arg, d))) / num(fmt(tot, d));
     let dg = Math.max(sd, ad);
     const top = DATA.mode === 0 ? 9 : dg + 2;
     for (let d = dg; d <= top; d++) if (fW(shownQuotient(d)) === at) { dg = d; break; }
