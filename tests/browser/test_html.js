@@ -193,6 +193,7 @@ async function main() {
     await figureColours(browser, tmp);
     await coarseColours(browser, tmp);
     await eightBitDivision(browser, tmp);
+    await eightBitShownBound(browser, tmp);
     await tieRange(browser, tmp);
   } finally {
     await browser.close();
@@ -1278,17 +1279,24 @@ async function maskedCellReason(browser, tmp) {
   });
 }
 
+/* x as the smallest m·10^k (m = 1..9) at least that large, as text */
+function upBound(x) {
+  for (let k = -9; k <= 9; k++) for (let m = 1; m <= 9; m++) {
+    const b = m * Math.pow(10, k);
+    if (b >= x * (1 - 1e-12)) return b.toFixed(Math.max(0, -k));
+  }
+  throw new Error('no bound for ' + x);
+}
 /* What an 8-bit number over [lo, hi] (255 steps) supports: the digits whose unit is not finer than the step,
- * and the error bound, half a step, as the smallest m·10^k (m = 1..9) at least that large. */
+ * the error bound of the stored number, half a step, rounded up (upBound), and at(d), the bound of a number shown
+ * to d digits: half a step plus half a unit of the last digit shown, rounded up (a score "0" is anywhere in
+ * [−0.5, 0.5] before its 8-bit error). */
 function q8Expect(lo, hi) {
   const step = (hi > lo ? hi - lo : 1) / 255, half = step / 2;
   let digits = 0;
   while (Math.pow(10, -(digits + 1)) >= step) digits++;
-  for (let k = -9; k <= 9; k++) for (let m = 1; m <= 9; m++) {
-    const b = m * Math.pow(10, k);
-    if (b >= half * (1 - 1e-12)) return { digits, half, bound: b.toFixed(Math.max(0, -k)) };
-  }
-  throw new Error('no bound for ' + half);
+  const at = (d) => upBound(half + 0.5 * Math.pow(10, -d));
+  return { digits, half, bound: upBound(half), shown: at(digits), at };
 }
 
 /* Over --html-limit: 8-bit weights and scores (mode 1), then panels cut (mode 2). Each value is shown
@@ -1317,19 +1325,20 @@ async function quantisedRuns(browser, tmp) {
     let lo = Infinity, hi = -Infinity;
     for (let i = 0; i < 128; i++) for (let j = 0; j < 128; j++) { lo = Math.min(lo, S.at(5, i, j)); hi = Math.max(hi, S.at(5, i, j)); }
     const qs = q8Expect(lo, hi), qw = q8Expect(0, 1);
-    check(qw.digits === 2 && qw.bound === '0.002', 'weights: ' + JSON.stringify(qw));
+    /* by hand: a step of 1/255, half of it 0.00196, plus 0.005 for the rounding to 2 digits: 0.00696, so ±0.007 */
+    check(qw.digits === 2 && qw.bound === '0.002' && qw.shown === '0.007', 'weights: ' + JSON.stringify(qw));
     const within = (shown, ref, q, what) => {
       check(digitsOf(shown) === q.digits, what + ': ' + shown + ' has ' + digitsOf(shown) + ' digits; an 8-bit step of ' +
         (2 * q.half).toFixed(5) + ' supports ' + q.digits);
-      check(Math.abs(num(shown) - ref) <= q.half + 0.5 * Math.pow(10, -q.digits) + 1e-6, what + ': ' + shown + ' vs ' + ref);
+      check(Math.abs(num(shown) - ref) <= num(q.shown) + 1e-6, what + ": " + shown + " vs " + ref + ", beyond its \u00b1" + q.shown);
     };
     for (const [i, j] of [[0, 0], [5, 2], [64, 10], [127, 127], [127, 0], [90, 45], [33, 33], [100, 99]]) {
       const t = await hoverCell(page, 0, i, j);
       within(t.score, S.at(5, i, j), qs, 'S[5,' + i + ',' + j + ']');
-      check(t.tip.includes('score ' + t.score + ' (8-bit: \u00b1' + qs.bound + ')'), 'the tooltip does not give the scores\' bound ' + qs.bound + ': ' + t.tip);
+      check(t.tip.includes('score ' + t.score + ' (8-bit: \u00b1' + qs.shown + ')'), 'the tooltip does not give the scores\' bound ' + qs.shown + ': ' + t.tip);
       if (t.weight === '0') { check(W.at(5, i, j) === 0, 'masked'); continue; }
       within(t.weight, W.at(5, i, j), qw, 'A[5,' + i + ',' + j + ']');
-      check(t.tip.includes('weight ' + t.weight + ' (8-bit: \u00b10.002)'), 'the tooltip does not give the weights\' bound: ' + t.tip);
+      check(t.tip.includes('weight ' + t.weight + ' (8-bit: \u00b10.007)'), 'the tooltip does not give the weights\' bound: ' + t.tip);
     }
     await lib.clickCell(page, 0, 5, 2);
     const cellNote = await page.$eval('#view-cell .note', (e) => e.textContent);
@@ -1339,7 +1348,7 @@ async function quantisedRuns(browser, tmp) {
     const rows = await page.$$eval('#view-cell tr[data-j]', (trs) => trs.map((tr) => tr.querySelector('[data-role="row-score"]').textContent));
     within(rows[0], S.at(5, 5, 0), qs, 'cell view row S[5,5,0]');
     const cellText = await page.$eval('#view-cell', (e) => e.textContent);
-    check(cellText.includes('(8-bit: \u00b1' + qs.bound + ')') && cellText.includes('(8-bit: \u00b10.002)'), 'the cell view gives no 8-bit bounds');
+    check(cellText.includes('(8-bit: \u00b1' + qs.shown + ')') && cellText.includes('(8-bit: \u00b10.007)'), 'the cell view gives no 8-bit bounds');
     check(page.problems.length === 0, page.problems.join('; '));
   });
   await page.close();
@@ -2009,12 +2018,52 @@ async function eightBitDivision(browser, tmp) {
       for (let b = 0; b <= i; b++) mx = Math.max(mx, S.at(h, i, b));
       const qs = q8Expect(lo, hi), mm = t.max.match(/^row max = (\u2212?[0-9.]+) \(8-bit: \u00b1([0-9.]+)\)/);
       check(qs.digits === 0, 'head ' + h + ': its scores keep ' + qs.digits + ' digits; the case wants 0');
-      check(mm && mm[2] === qs.bound && Math.abs(num(mm[1]) - mx) <= qs.half + 0.5 * Math.pow(10, -digitsOf(mm[1])) + 1e-6,
-        at + ': "' + t.max + '", scores.npy\u2019s row max ' + mx + ' (\u00b1' + qs.bound + ')');
+      check(mm && mm[2] === qs.at(digitsOf(mm[1])) && Math.abs(num(mm[1]) - mx) <= num(mm[2]) + 1e-6,
+        at + ': "' + t.max + '", scores.npy\u2019s row max ' + mx + ' (\u00b1' + (mm && qs.at(digitsOf(mm[1]))) + ')');
       check(Math.abs(num(t.row[0]) - (S.at(h, i, j) - mx)) <= 2 * qs.half + 0.5 * Math.pow(10, -ed) + 1e-6,
         at + ': S \u2212 max ' + t.row[0] + ', scores.npy gives ' + (S.at(h, i, j) - mx) + ' (\u00b12\u00b7' + qs.half + ')');
     }
     check(apart < cells.length / 2, apart + ' of ' + cells.length + ' cells give the quotient apart from the weight');
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* The bound an 8-bit page gives beside a number holds for the number as shown: on the --no-scale page above, whose
+ * scores keep 0 digits (a step over 0.1), the S[i,j] column's heading said "(8-bit: \u00b10.07)", half a step, over
+ * scores shown "0" that scores.npy holds as 0.33 (the rounding to 0 digits adds up to 0.5). Every unmasked score of
+ * the row and the matrix tooltip's must be within the bound written beside them of scores.npy, and every weight of the row within its column's bound of weights.npy. */
+async function eightBitShownBound(browser, tmp) {
+  const words = Array.from({ length: 128 }, (_, i) => 'w' + (i % 37)).join(' ');
+  const out = path.join(tmp, 'q8bound'), dump = path.join(tmp, 'q8bound-dump');
+  attnviz(['--heads', '8', '-d', '64', '--no-scale', '--causal', '--html', '--html-limit', '1', '--no-plot', '-q', '-o', out, '--dump', dump, words]);
+  const W = readNpy(path.join(dump, 'weights.npy')), S = readNpy(path.join(dump, 'scores.npy'));
+  await test('html_8bit_bound_covers_the_shown_digits', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    check(await page.evaluate(() => window.attnviz.data.mode) === 1, 'the page is no longer 8-bit');
+    let zeroDigits = 0;
+    for (const [h, i, j] of [[2, 2, 0], [0, 1, 0], [5, 64, 10], [3, 127, 0], [6, 100, 50]]) {
+      const t = await page.evaluate((h, i, j) => {
+        const a = window.attnviz; a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
+        const th = [...document.querySelectorAll('#view-cell th')].map((e) => e.textContent);
+        return { heads: th, rows: [...document.querySelectorAll('#view-cell tr[data-j]')].map((tr) => [...tr.querySelectorAll('td')].map((e) => e.textContent)) };
+      }, h, i, j);
+      const sb = t.heads.map((e) => e.match(/^S\[i,j\] \(8-bit: \u00b1([0-9.]+)\)$/)).find((m) => m);
+      const wb = t.heads.map((e) => e.match(/^A\[i,j\] \(8-bit: \u00b1([0-9.]+)\)$/)).find((m) => m);
+      check(sb && wb, 'head ' + h + ': the table\u2019s headings give no 8-bit bounds: ' + t.heads.join(' | '));
+      for (let n = 0; n <= i; n++) {
+        const [, , sc, , , w] = t.rows[n];
+        if (digitsOf(sc) === 0) zeroDigits++;
+        check(Math.abs(num(sc) - S.at(h, i, n)) <= num(sb[1]) + 1e-6, 'head ' + h + ' row ' + i + ' key ' + n + ': score ' + sc +
+          ' (8-bit: \u00b1' + sb[1] + '), scores.npy ' + S.at(h, i, n));
+        check(Math.abs(num(w) - W.at(h, i, n)) <= num(wb[1]) + 1e-6, 'head ' + h + ' row ' + i + ' key ' + n + ': weight ' + w +
+          ' (8-bit: \u00b1' + wb[1] + '), weights.npy ' + W.at(h, i, n));
+      }
+      await view(page, 'matrix');
+      const tip = await lib.hoverCell(page, 0, i, j), tm = tip.match(/score (\u2212?[0-9.]+) \(8-bit: \u00b1([0-9.]+)\)/);
+      check(tm && Math.abs(num(tm[1]) - S.at(h, i, j)) <= num(tm[2]) + 1e-6, 'head ' + h + ' tooltip of (' + i + ', ' + j + '): ' + tip + ', scores.npy ' + S.at(h, i, j));
+    }
+    check(zeroDigits > 0, 'no score of these rows is shown to 0 digits: the case no longer tests the rounding');
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

@@ -57,18 +57,23 @@
   }
   /* What an 8-bit number of panel (l, h) can say: its step (the weights' 1/255 of [0, 1], the scores'
    * (max − min)/255 of the head, as html.c stores them), the digits that step supports (none finer than the
-   * step: floor(−log10 step), at least 0) and the error bound, half a step, rounded up to one significant
-   * digit ("0.002"). A score head over [−40, 60] printed "12.34" with a step of 0.39: a learner read two
-   * digits that were not in the page. Float32 pages: the --precision digits, no bound. */
-  function q8(r, l, h, what) {
+   * step: floor(−log10 step), at least 0), the error bound of the stored number, half a step, rounded up to one
+   * significant digit ("0.002"), and the note beside a number shown to `shown` digits (the supported ones unless
+   * given), whose bound adds the rounding to those digits, half a unit of the last: "0.31 (8-bit: ±0.007)". A score
+   * head over [−40, 60] printed "12.34" with a step of 0.39: a learner read two digits that were not in the page; a
+   * score shown "0 (8-bit: ±0.07)" was 0.33 (a teacher's pass). Float32 pages: the --precision digits, no bound. */
+  function q8(r, l, h, what, shown) {
     if (DATA.mode === 0) return { digits: PREC, bound: '', note: '' };
     const p = panelOf(r, l, h);
     const span = what === 'weights' ? 1 : r.scores_range[2 * p + 1] - r.scores_range[2 * p];
-    const step = (span > 0 ? span : 1) / 255, half = step / 2;
-    let e = Math.floor(Math.log10(half)), m = Math.ceil(half / Math.pow(10, e) - 1e-9);
-    if (m >= 10) { m = 1; e += 1; }
-    const bound = (m * Math.pow(10, e)).toFixed(Math.max(0, -e));
-    return { digits: Math.max(0, Math.floor(-Math.log10(step) + 1e-9)), bound: bound, note: ' (8-bit: \u00b1' + bound + ')' };
+    const step = (span > 0 ? span : 1) / 255, half = step / 2, digits = Math.max(0, Math.floor(-Math.log10(step) + 1e-9));
+    const up = (x) => { /* x rounded up to one significant digit, as text */
+      let e = Math.floor(Math.log10(x)), m = Math.ceil(x / Math.pow(10, e) - 1e-9);
+      if (m >= 10) { m = 1; e += 1; }
+      return (m * Math.pow(10, e)).toFixed(Math.max(0, -e));
+    };
+    const at = shown === undefined ? digits : shown;
+    return { digits: digits, bound: up(half), note: ' (8-bit: \u00b1' + up(half + 0.5 * Math.pow(10, -at)) + ')' };
   }
   /* a float32 weight too small for the digits, as --explain prints it: "4.5800e−06", not "0.0000" (a
    * teacher's pass: the page's 0.0000 beside the trace's 4.58e-06); 8-bit pages cannot tell it from 0.
@@ -1110,7 +1115,7 @@
         dumpRef(r, r.weights_file, l, h, i, j)));
       return;
     }
-    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + (dg > sd ? q8(r, l, h, 'scores').note : '') +
+    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + (dg > sd ? q8(r, l, h, 'scores', dg).note : '') +
       '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }));
     /* a masked cell: why, and that it adds nothing, as --explain; it read "A[0, 0, 1, 5] = exp(\u2212\u221e) / 1.1705 =
      * 0.0000" under the stored score 1.9405, with no word of the mask */
