@@ -162,6 +162,7 @@ async function main() {
     await tinyWeight(browser, tmp);
     await maskedCellRowDigits(browser, tmp);
     await dotTableChecks(browser, tmp);
+    await dotLikeExplain(browser, tmp);
     await percentLikeExplain(browser, tmp);
     await weightDigitsLikeExplain(browser, tmp);
     await zeroPrecision(browser, tmp);
@@ -1064,6 +1065,32 @@ async function dotTableChecks(browser, tmp) {
       await page.close();
     });
   }
+}
+
+/* The cell view writes q\u00b7k and its \u00f7\u221ad_k quotient as --explain does (C's "%.9g"): it wrote --precision + 4
+ * digits after the point, "\u221256.02160560" and "\u22121.24947180" where --explain prints "-56.0216056" and
+ * "-1.2494718", and at --precision 0 "17.1109" for "17.1108901". */
+async function dotLikeExplain(browser, tmp) {
+  const cases = [['--heads', '2', '--explain', '1,1'], ['--heads', '2', '--head', '1', '--explain', '3,2'],
+    ['--heads', '2', '--precision', '0', '--explain', '2,0'], ['--heads', '1', '--explain', '0,0']];
+  await test('html_dot_is_written_as_explain', async () => {
+    for (const [n, opts] of cases.entries()) {
+      const args = opts.concat(['I love deep learning']);
+      const ex = attnviz(args.concat(['--no-plot', '-q']));
+      const dot = ex.match(/\n {8}= (\S+)\n/), quot = ex.match(/\u00f7\u221ad_k: \S+ \/ \u221a\d+ = \S+ \/ \S+ = ([^,\s]+)/);
+      check(dot && quot, opts.join(' ') + ': --explain has no q\u00b7k or \u00f7\u221ad_k line');
+      const out = path.join(tmp, 'dotex' + n);
+      attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out]));
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      const got = await page.$eval('#view-cell [data-role="dot"]', (e) => e.textContent);
+      const line = await page.$$eval('#view-cell p.eq', (ps) => ps.map((e) => e.textContent).find((t) => t.startsWith('\u00f7\u221ad_k')));
+      check(got === dot[1].replace(/-/g, '\u2212'), opts.join(' ') + ': the page\u2019s q\u00b7k = ' + got + ', --explain\u2019s ' + dot[1]);
+      const want = '\u00f7\u221ad_k: ' + got + ' / \u221a' + ex.match(/\/ \u221a(\d+)/)[1] + ' = ' + quot[1].replace(/-/g, '\u2212') + '   ';
+      check(line && line.startsWith(want), opts.join(' ') + ': "' + line + '", --explain\u2019s quotient ' + quot[1]);
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
+  });
 }
 
 /* A weight between 0 and 1 reads as --explain's contribution line writes it (teach.c weight_format): never a whole

@@ -128,6 +128,17 @@
     const X = Number(e);
     return (x < 0 ? '\u2212' : '') + m + 'e' + (X < 0 ? '\u2212' : '+') + String(Math.abs(X)).padStart(2, '0');
   }
+  /* x in C's "%.9g" with a true minus, as --explain prints q\u00b7k and its \u00f7\u221ad_k line (teach.c explain_dot,
+   * explain_cell): 9 significant digits, trailing zeros dropped, scientific when the exponent X (of sci's rounding, ties
+   * to even) is below \u22124 or 9 or more. The cell view wrote q\u00b7k with --precision + 4 digits after the point,
+   * "21.44821282" beside --explain's "21.4482128". */
+  function g9(x) {
+    if (!isFinite(x)) return x > 0 ? 'inf' : x < 0 ? '\u2212inf' : 'nan';
+    const e = sci(x, 8), X = Number(e.slice(e.indexOf('e') + 1).replace('\u2212', '-'));
+    if (X < -4 || X >= 9) return e.replace(/\.?0*e/, 'e');
+    const s = fixed(Math.abs(x), 8 - X), t = s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+    return (x < 0 ? '\u2212' : '') + t;
+  }
   /* a number the page shows ("\u22121.07", "6.3311e\u221206") as a number, to check what it shows on a calculator */
   function num(t) { return Number(t.replace(/\u2212/g, '-')); }
   /* fixed digits with a true minus sign, as the figures print */
@@ -1052,9 +1063,9 @@
     }
     const s = score(r, l, h, i, j), sc = r.scale;
     cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
-      el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: fmt(sum, PREC + 4) })),
-      el('p', { class: 'eq', text: r.unscaled ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k = ' + fmt(sum * sc, PREC + 4)
-        : '\u00f7\u221ad_k: ' + fmt(sum, PREC + 4) + ' / \u221a' + r.D + ' = ' + fmt(sum * sc, PREC + 4) + '   (computed here in double precision)' }),
+      el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: g9(sum) })),
+      el('p', { class: 'eq', text: r.unscaled ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k = ' + g9(sum * sc)
+        : '\u00f7\u221ad_k: ' + g9(sum) + ' / \u221a' + r.D + ' = ' + g9(sum / Math.sqrt(r.D)) + '   (computed here in double precision)' }),
       el('p', { class: 'eq' }, 'stored score S[' + [layerName(r, l), h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
         q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j),
         masked(r, i, j) ? ' (masked: \u2212\u221e before the softmax)' : '')); /* as the matrix tooltip says it */
