@@ -163,6 +163,7 @@ async function main() {
     await maskedCellRowDigits(browser, tmp);
     await dotTableChecks(browser, tmp);
     await dotLikeExplain(browser, tmp);
+    await noScaleLineLikeExplain(browser, tmp);
     await percentLikeExplain(browser, tmp);
     await weightDigitsLikeExplain(browser, tmp);
     await zeroPrecision(browser, tmp);
@@ -897,10 +898,10 @@ async function noScaleModelCell(browser, tmp) {
   };
   await test('html_no_scale_model_cell_says_trained_so', async () => {
     const eq = await line(path.join(model, 'page'));
-    check(eq.length === 1 && eq[0].startsWith('no \u00f7\u221ad_k (the model was trained without it): S = q\u00b7k = '),
+    check(eq.length === 1 && eq[0].startsWith('no \u00f7\u221ad_k (the model was trained without it): S = q\u00b7k in float32 (the sum above is in double) = '),
       'model: ' + JSON.stringify(eq));
     const eq1 = await line(single);
-    check(eq1.length === 1 && eq1[0].startsWith('no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = '), 'single layer: ' + JSON.stringify(eq1));
+    check(eq1.length === 1 && eq1[0].startsWith('no \u00f7\u221ad_k (--no-scale): S = q\u00b7k in float32 (the sum above is in double) = '), 'single layer: ' + JSON.stringify(eq1));
     const page = await openPage(browser, path.join(cmp, 'attnviz.html'));
     await page.waitForSelector('#view-cell:not([hidden]) [data-role="dot"]');
     const eq2 = await page.evaluate(() => {
@@ -911,7 +912,7 @@ async function noScaleModelCell(browser, tmp) {
     });
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
-    check(eq2.length === 1 && eq2[0].startsWith('no \u00f7\u221ad_k (--compare scale): S = q\u00b7k = '), '--compare scale: ' + JSON.stringify(eq2));
+    check(eq2.length === 1 && eq2[0].startsWith('no \u00f7\u221ad_k (--compare scale): S = q\u00b7k in float32 (the sum above is in double) = '), '--compare scale: ' + JSON.stringify(eq2));
     const trace = attnviz(['--model', model, '--explain', '3,1', '--no-plot', '-q', '3 1 4 >']);
     check(/\n  no \u00f7\u221ad_k \(the model was trained without it\): /.test(trace), '--explain: ' + trace);
   });
@@ -939,7 +940,7 @@ async function dkOneCell(browser, tmp) {
     const eq = await line(on);
     check(eq.length === 1 && /^\u00f7\u221ad_k: \S+ \/ \u221a1 = /.test(eq[0]), 'scaled, d_k = 1: ' + JSON.stringify(eq));
     const eq1 = await line(off);
-    check(eq1.length === 1 && eq1[0].startsWith('no \u00f7\u221ad_k (--no-scale): S = q\u00b7k = '), '--no-scale, d_k = 1: ' + JSON.stringify(eq1));
+    check(eq1.length === 1 && eq1[0].startsWith('no \u00f7\u221ad_k (--no-scale): S = q\u00b7k in float32 (the sum above is in double) = '), '--no-scale, d_k = 1: ' + JSON.stringify(eq1));
   });
 }
 
@@ -1090,6 +1091,29 @@ async function dotLikeExplain(browser, tmp) {
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();
     }
+  });
+}
+
+/* Without the scale the cell view's line under q\u00b7k is --explain's: the stored score is float32's sum of the products,
+ * not the double sum above it. `--no-scale --heads 2 --head 1 --explain 2,1 "I love deep learning"` read "no \u00f7\u221ad_k
+ * (--no-scale): S = q\u00b7k = 30.7796686" (the double sum again) where --explain says "S = q\u00b7k in float32 (the sum above
+ * is in double) = 30.7796688"; the two are the same string now, and its number is scores.npy's S[1, 2, 1] to 9 digits. */
+async function noScaleLineLikeExplain(browser, tmp) {
+  const args = ['--no-scale', '--heads', '2', '--head', '1', '--explain', '2,1', 'I love deep learning'];
+  const ex = attnviz(args.concat(['--no-plot', '-q'])).split('\n').find((t) => t.startsWith('  no \u00f7\u221ad_k'));
+  const out = path.join(tmp, 'noscaleline'), dump = path.join(tmp, 'noscaleline_dump');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
+  const S = readNpy(path.join(dump, 'scores.npy'));
+  await test('html_no_scale_line_is_explain_s', async () => {
+    check(ex, '--explain has no "no \u00f7\u221ad_k" line');
+    const want = ex.trim().replace(/ {3}\(= scores\.npy.*$/, '').replace(/= -(?=\d)/, '= \u2212');
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const line = await page.$$eval('#view-cell p.eq', (ps) => ps.map((e) => e.textContent).find((t) => t.startsWith('no \u00f7')));
+    check(line === want, 'the page\u2019s "' + line + '", --explain\u2019s "' + want + '"');
+    const x = Number(line.split('= ').pop().replace('\u2212', '-'));
+    check(Math.abs(x - S.at(1, 2, 1)) <= 5e-9 * Math.abs(S.at(1, 2, 1)), 'the line\u2019s S ' + x + ', scores.npy ' + S.at(1, 2, 1));
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
   });
 }
 

@@ -1061,10 +1061,13 @@
         }
       tb.append(el('tr', {}, ...[String(d), qt, kt, pt, fmt(sum)].map((t) => el('td', { class: 'num', text: t }))));
     }
-    const s = score(r, l, h, i, j), sc = r.scale;
+    const s = score(r, l, h, i, j);
     cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
       el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: g9(sum) })),
-      el('p', { class: 'eq', text: r.unscaled ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k = ' + g9(sum * sc)
+      /* without the scale the stored score is q\u00b7k as float32 sums it, as --explain says and prints it (teach.c
+       * explain_cell): the line gave the double sum again, "S = q\u00b7k = 30.7796686" under --explain's "S = q\u00b7k in float32
+       * (the sum above is in double) = 30.7796688" */
+      el('p', { class: 'eq', text: r.unscaled ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k in float32 (the sum above is in double) = ' + g9(s)
         : '\u00f7\u221ad_k: ' + g9(sum) + ' / \u221a' + r.D + ' = ' + g9(sum / Math.sqrt(r.D)) + '   (computed here in double precision)' }),
       el('p', { class: 'eq' }, 'stored score S[' + [layerName(r, l), h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
         q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j),
