@@ -104,9 +104,16 @@ enum { BLAS_BUFFER_MIB = 128 };
  * mmap of 135266304 bytes), and a probe of the 128 MiB alone passed where that mapping then failed; 2 MiB more
  * keeps a page-aligned margin. */
 enum { BLAS_PROBE_MIB = BLAS_BUFFER_MIB + 2 };
-static int blas_limited; /* an address-space or data limit is set (blas_load) */
+/* 0: no address-space or data limit; 1: one that leaves BLAS_SPARE_MIB more than the buffers when the library is
+ * loaded; 2: a tighter one (blas_load) */
+static int blas_limited;
+/* A limit whose room for the buffers at load is this much more is taken as one that will not bind (the largest
+ * --model attnviz runs in float32, GPT-2 XL, is about 6.5 GB): its products run side by side, each thread checked once
+ * (blas_enter). Holding every product of such a run to one core (as a tight limit does) made `ulimit -v 60000000`
+ * as slow as one thread (a review of the change). */
+enum { BLAS_SPARE_MIB = 16384 };
 static _Thread_local int blas_room_checked;
-/* Held through every sgemm under a limit (blas_enter), a thread's check included: two threads checked at once, each
+/* Held through every sgemm under a tight limit (blas_limited 2; blas_enter), a thread's check included: two threads checked at once, each
  * found room for one buffer, and the second then found none in sgemm and spun in OpenBLAS for ever (test_train's
  * `ulimit -v 400000; attnviz --train reverse --steps 3 -o NEW/sub` ran 12 minutes at full CPU on a loaded machine,
  * where it ends at once with exit 1). Held only through each thread's first sgemm, the same command still spun about
@@ -114,18 +121,23 @@ static _Thread_local int blas_room_checked;
  * buffer another thread had let go, or took none (OpenBLAS's small-matrix path), and a later one, run beside the
  * other thread's, needed a buffer of its own when the model's memory had taken the room. With the products one at
  * a time, a buffer a thread has taken (blas_enter's warm-up) is free whenever it calls again, and none is taken
- * after its check. The products are the same; a run under a limit uses one core for them. */
+ * after its check. The products are the same; a run under a tight limit uses one core for them. Under a limit with
+ * room to spare (1) it is held through each thread's check and first product only. */
 static pthread_mutex_t blas_limit_lock = PTHREAD_MUTEX_INITIALIZER;
 enum { BLAS_WARM = 128 }; /* the side of blas_enter's warm-up product: past OpenBLAS's small-matrix path */
 
+/* 1 if one mapping of mib MiB fits in the address space now, else 0. */
+static int blas_fits(size_t mib) {
+    size_t probe = mib << 20;
+    void *p = mmap(NULL, probe, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return 0;
+    munmap(p, probe);
+    return 1;
+}
+
 /* 1 if n buffers fit, else 0 with the reason in why (cap bytes). */
 static int blas_room(int n, char *why, size_t cap) {
-    size_t probe = (size_t)n * BLAS_PROBE_MIB << 20;
-    void *p = mmap(NULL, probe, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p != MAP_FAILED) {
-        munmap(p, probe);
-        return 1;
-    }
+    if (blas_fits((size_t)n * BLAS_PROBE_MIB)) return 1;
     char each[48] = "a thread"; /* n = 1, a thread's own (blas_enter): it said "for each of 1 thread" */
     if (n > 1) snprintf(each, sizeof each, "each of %d threads", n);
     snprintf(why, cap,
@@ -163,10 +175,12 @@ static void blas_load(void) {
     blas_limited = (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
                    (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (blas_limited && !blas_room(av_get_threads() > cpus ? av_get_threads() : (int)cpus, blas.why, sizeof blas.why)) {
+    int n = av_get_threads() > cpus ? av_get_threads() : (int)cpus;
+    if (blas_limited && !blas_room(n, blas.why, sizeof blas.why)) {
         blas.no_room = 1;
         return;
     }
+    if (blas_limited && !blas_fits((size_t)n * BLAS_PROBE_MIB + BLAS_SPARE_MIB)) blas_limited = 2;
     void *lib = dlopen(BLAS_LIB, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
@@ -196,11 +210,12 @@ av_status av_blas_require(av_err *err) {
 /* Loaded, or the error and exit 1: the last resort of a caller that did
  * not call av_blas_require first, or of a thread whose buffer does not fit
  * under the memory limit (blas_room; the first sgemm of each thread checks,
- * and takes the buffer). Returns 1 under a limit: blas_limit_lock is then
- * held, and blas_leave releases it after the call. */
+ * and takes the buffer). Returns 1 when blas_limit_lock is then held (every
+ * call under a tight limit, a thread's first under one with room to spare),
+ * and blas_leave releases it after the call. */
 static int blas_enter(void) {
     pthread_once(&blas_once, blas_load);
-    if (blas.ready && !blas_limited) return 0;
+    if (blas.ready && (!blas_limited || (blas_limited == 1 && blas_room_checked))) return 0;
     char why[400];
     if (blas.ready) {
         pthread_mutex_lock(&blas_limit_lock);
@@ -222,7 +237,7 @@ static int blas_enter(void) {
     _exit(1); /* exit() on a worker thread ran the libraries' destructors under the other threads (a crash) */
 }
 
-/* After the sgemm that blas_enter let in: under a limit (held) releases blas_limit_lock. */
+/* After the sgemm that blas_enter let in: held (blas_enter's 1) releases blas_limit_lock. */
 static void blas_leave(int held) {
     if (held) pthread_mutex_unlock(&blas_limit_lock);
 }
