@@ -712,15 +712,38 @@ static void test_scale_attn_weights_null_runs_unscaled(void **state) {
         make_gpt2(dir, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257}");
         snprintf(path, sizeof path, "%s/config.json", dir);
         write_text(path, json, strlen(json));
+        snprintf(name, sizeof name, "h%d", i);
+        char out[4400], page[4500];
+        snprintf(out, sizeof out, "%s", tu_in(f, name));
+        snprintf(page, sizeof page, "%s/attnviz.html", out);
         snprintf(name, sizeof name, "d%d", i);
         tu_result r;
-        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "--dump", tu_in(f, name), "hello world", NULL);
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "--explain", "1,0", "--html", "-o", out, "--dump",
+                    tu_in(f, name), "hello world", NULL);
         if (r.code != 0) fail_msg("scale_attn_weights %s: exit %d: %s", value[i], r.code, r.err);
         static const char *const line[] = {
             "  scale      OFF (the model was trained without ÷√d_k)\n",
             "  scale      OFF (config.json's scale_attn_weights is null, which transformers reads as false: no ÷√d_k)\n",
             "  scale      1/√d_k\n"};
         if (!strstr(r.out, line[i])) fail_msg("scale_attn_weights %s: no '%s' in:\n%s", value[i], line[i], r.out);
+        /* --explain's cell and the page's cell view give the trace's reason: for null they said "the model was
+         * trained without it", though the trace said the null config value was read as false */
+        static const char *const why[] = {"the model was trained without it",
+                                          "config.json's scale_attn_weights is null, which transformers reads as false",
+                                          NULL};
+        char want[256];
+        char *html = tu_slurp_file(page, NULL);
+        assert_non_null(html);
+        if (why[i]) {
+            snprintf(want, sizeof want, "\n  no ÷√d_k (%s): S = q·k in float32", why[i]);
+            if (!strstr(r.out, want)) fail_msg("scale_attn_weights %s: no '%s' in:\n%s", value[i], want, r.out);
+            snprintf(want, sizeof want, "\"no_scale_why\":\"%s\"", why[i]);
+            if (!strstr(html, want)) fail_msg("scale_attn_weights %s: the page has no %s", value[i], want);
+        } else {
+            assert_non_null(strstr(r.out, "\n  ÷√d_k: "));
+            assert_non_null(strstr(html, "\"no_scale_why\":\"\""));
+        }
+        free(html);
         tu_free(&r);
         snprintf(path, sizeof path, "%s/attn.npy", tu_in(f, name));
         assert_non_null(attn[i] = tu_slurp_file(path, &len[i]));

@@ -629,6 +629,7 @@ static av_status make_view(av_model *v, const av_gpt2run *r, av_err *err) {
     av_status st = av_model_init(v, &vc, err);
     if (st) return st;
     v->model_layer = l + 1;
+    v->no_scale_why = av_gpt2_no_scale_why(c); /* "null, which transformers reads as false" as the trace says */
     const float *x = c->norm == AV_NORM_PRE ? r->a.ln1 + l * TC : r->a.hidden + l * TC;
     memcpy(v->X, x, TC * sizeof(float));
     float *W[3] = {v->W_Q, v->W_K, v->W_V}, **B[3] = {&v->b_Q, &v->b_K, &v->b_V};

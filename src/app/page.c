@@ -265,7 +265,7 @@ av_status av_page_compare(const av_comparison *c, const av_model *m, const av_to
             runs[k].layer0 = c->model_layer - 1;
             runs[k].layers_of = info->n_layer;
             if (!c->runs[k].cfg.scale && k == c->own) /* the cell view named --no-scale, an error with --model */
-                runs[k].no_scale_why = "the model was trained without it";
+                runs[k].no_scale_why = m->no_scale_why ? m->no_scale_why : "the model was trained without it";
         }
     }
     char *trace = info->trace ? NULL : trace_text(m, toks, o, info->ws, c); /* a model's caller gives its own */
@@ -293,7 +293,7 @@ av_status av_page_model(const av_gpt2_config *cfg, const av_gpt2_acts *a, const 
                        .v = a->qkvh + 2 * htd, .qkv_layer_stride = 3 * htd, .mask = a->mask, .causal = 1, /* no <pad> */
                        .scale = cfg->scale ? 1.0 / sqrt((double)D) : 1.0, .unscaled = !cfg->scale,
                        .rope = cfg->positions == AV_POS_ROPE,
-                       .no_scale_why = cfg->scale ? NULL : "the model was trained without it",
+                       .no_scale_why = av_gpt2_no_scale_why(cfg), /* as the trace: a null config value says so */
                        .weights_file = o->dump_dir ? "attn.npy" : NULL, .scores_file = o->dump_dir ? "scores.npy" : NULL,
                        .files_have_layers = 1, /* named only when dumped, as single_run */
                        .first_layer = info->layer};

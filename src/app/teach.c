@@ -1023,9 +1023,9 @@ static void explain_cell(FILE *f, const av_model *m, const av_tokens *toks, char
     else if (c->scale)
         fprintf(f, "  ÷√d_k: %.9g / √%d = %.9g / %.9g = %s%s%s%s\n", dot, D, dot, sqrt((double)D), quot_s,
                 strcmp(quot_s, kept_s) ? stored_words(quot, s_row[kj]) : "", strcmp(quot_s, kept_s) ? kept_s : "", where);
-    else /* a --model's scale is its own: --no-scale is refused with --model, so say it was trained so, as its trace */
+    else /* a --model's scale is its own: --no-scale is refused with --model, so say why as its trace does */
         fprintf(f, "  no ÷√d_k (%s): S = q·k in float32 (the sum above is in double) = %.9g%s\n",
-                m->model_layer ? "the model was trained without it" : "--no-scale", (double)s_row[kj],
+                m->no_scale_why ? m->no_scale_why : "--no-scale", (double)s_row[kj],
                 where); /* -4.81642244 above, -4.81642246 here: say why (a teacher's report) */
 
     /* 3. the row: mask, max, exp, sum */

@@ -39,6 +39,12 @@ const char *av_gpt2_positions_from(const av_gpt2_config *cfg) {
                : "n_positions in config.json";
 }
 
+const char *av_gpt2_no_scale_why(const av_gpt2_config *cfg) {
+    return cfg->scale ? NULL
+           : cfg->scale_null ? "config.json's scale_attn_weights is null, which transformers reads as false"
+                             : "the model was trained without it";
+}
+
 /* av_gpt2_config_check with the errors prefixed by n (the file's path). Each size is named as the file named it:
  * "num_attention_heads": 3 with "hidden_size": 64 said "n_head 3 does not divide n_embd 64", keys the file does
  * not have (a tester's pass). */

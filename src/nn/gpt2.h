@@ -123,6 +123,13 @@ av_status av_gpt2_config_check(const av_gpt2_config *cfg, av_err *err);
  * (cfg->key_n_positions). Never NULL; a static string. */
 const char *av_gpt2_positions_from(const av_gpt2_config *cfg);
 
+/* Why cfg runs without ÷√d_k, as its trace's scale line says it, for the
+ * "no ÷√d_k (...)" of --explain's cell and the --html page: "config.json's
+ * scale_attn_weights is null, which transformers reads as false" when
+ * cfg->scale_null, else "the model was trained without it"; NULL when
+ * cfg->scale (scores ÷ √D). A static string. */
+const char *av_gpt2_no_scale_why(const av_gpt2_config *cfg);
+
 /* Parse config.json text (len bytes, need not be NUL-terminated) with cJSON.
  * Required: n_layer, n_head, n_embd, n_positions, vocab_size (whole numbers;
  * the first four also under the names GPT2Config.attribute_map gives them,

@@ -64,6 +64,8 @@ typedef struct {
                               * (W_Q first: av_model_free frees W_Q only) */
     int model_layer;         /* 0: the single attention layer; L + 1: this is layer L of a --model
                               * (app/gpt2run.h), whose dump names it attn.npy / scores.npy[L, h, i, j] */
+    const char *no_scale_why;/* a --model layer without ÷√d_k: why, in its trace's words (nn/gpt2.h
+                              * av_gpt2_no_scale_why), for --explain and --html; NULL otherwise; not owned */
     int kv_heads;            /* 0: every head has its own K and V; else the K/V heads of a grouped-query
                               * layer (Ainslie et al. 2023), whose K, V (H, T, D) repeat K/V head h/(H/kv_heads)
                               * for query head h (app/llamarun.c); --explain names it */

@@ -76,7 +76,8 @@ typedef struct {
     int unscaled;              /* 1: no ÷√d_k (--no-scale, or a model trained so); 0: scale = 1/√D, which is 1
                                 * too at D = 1, where the cell view said "no ÷√d_k (--no-scale)" of a scaled run */
     const char *no_scale_why;  /* unscaled: why, as the cell view says it: NULL = "--no-scale"; a --model's
-                                * "the model was trained without it" (--no-scale is refused with --model) */
+                                * "the model was trained without it", or its config.json's null scale_attn_weights
+                                * (nn/gpt2.h av_gpt2_no_scale_why; --no-scale is refused with --model) */
     int rope;                  /* 1: q and k are rotated by RoPE; the cell view says "(after RoPE)", as --explain */
     const char *weights_file;  /* the --dump file holding these weights ("weights.npy"), named by
                                 * the cell view; NULL = none */
