@@ -2410,6 +2410,51 @@ static void test_gpt2_folder_with_tokenizer_json_only(void **state) {
     tu_free(&r);
 }
 
+/* A GPT-2 folder with tokenizer.json only, config.json's "bos_token_id": 50256 and tokenizer_config.json's
+ * {"add_bos_token": true} was refused: "GT/config.json has no bos_token_id (the id to put first)", of a file that
+ * has it. transformers loads that tokenizer.json as GPT2TokenizerFast, which keeps add_bos_token unused
+ * (`self.add_bos_token = kwargs.pop("add_bos_token", False)` in tokenization_gpt2_fast.py, no other use) and reads
+ * no add_eos_token, so "the cat" is GPT-2's [1169, 3797] with either key, as without the file; a true
+ * add_bos_token is noted. */
+static void test_gpt2_fast_tokenizer_does_not_read_add_bos_token(void **state) {
+    tu_fixture *f = *state;
+    const char *dir = tu_in(f, "GT");
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257, "
+                   "\"bos_token_id\": 50256}");
+    char path[4400];
+    for (int i = 0; i < 2; i++) {
+        static const char *const name[] = {"vocab.json", "merges.txt"};
+        snprintf(path, sizeof path, "%s/%s", dir, name[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(json);
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    write_text(path, json, strlen(json));
+    free(json);
+    static const char *const cfg[] = {"{\"add_bos_token\": true}", "{\"add_bos_token\": false}",
+                                      "{\"add_eos_token\": true}", "{\"add_bos_token\": true, \"bos_token\": \"cat\"}"};
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+    for (size_t k = 0; k < sizeof cfg / sizeof cfg[0]; k++) {
+        write_text(path, cfg[k], strlen(cfg[k]));
+        tu_result r;
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "the cat", NULL);
+        if (r.code != 0) fail_msg("%s: exit %d: %s", cfg[k], r.code, r.err);
+        char *ids = trace_ids(r.out);
+        assert_non_null(ids);
+        if (strcmp(ids, "1169, 3797")) fail_msg("%s: ids [%s], not GPT-2's [1169, 3797]", cfg[k], ids);
+        free(ids);
+        char want[9000];
+        snprintf(want, sizeof want, "attnviz: note: %s: add_bos_token is true, but transformers' GPT2TokenizerFast, "
+                 "which reads this folder's tokenizer.json, keeps it unused and puts no token first for it "
+                 "(tokenizer.json's post_processor decides, and it puts none)\n", sh_in(dir, "tokenizer_config.json"));
+        if (strstr(cfg[k], "\"add_bos_token\": true")) assert_string_equal(r.err, want);
+        else assert_string_equal(r.err, "");
+        tu_free(&r);
+    }
+}
+
 /* A GPT-2 folder as save_pretrained leaves it after a token was added (tokenizer.add_special_tokens({"pad_token":
  * "<pad>"}), model.resize_token_embeddings(50258)): vocab.json and merges.txt as GPT-2's, added_tokens.json
  * {"<pad>": 50257}, and tokenizer.json holding "<pad>" as an added token. Hugging Face's tokenizer (the fast one
@@ -4461,6 +4506,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_model_trace_elides_long_token_lines, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_type_against_attnviz_object, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_scale_attn_weights_null_runs_unscaled, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_gpt2_fast_tokenizer_does_not_read_add_bos_token, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_unwritable_folder_fails_before_the_work, tu_setup_tmpdir,

@@ -383,14 +383,16 @@ static av_status check_present(const char *dir, const char *name, const char *in
  * vocab.json" refused it though attnviz reads tokenizer.json for Llama; a user's report): its byte-level BPE
  * through text/hftok.h, which GPT-2's tokenizer.json (pre_tokenizer ByteLevel, the same vocabulary and merges)
  * encodes to the ids vocab.json and merges.txt give, but for an added token such as "<|endoftext|>" in the
- * text, which is its id here, as Hugging Face's tokenizers make it. tokenizer_config.json's add_bos_token is
- * read as for Llama (no bos_token_id: its bos_token). The trace says which file was read. */
+ * text, which is its id here, as Hugging Face's tokenizers make it. tokenizer_config.json's add_bos_token and
+ * add_eos_token are not read, as transformers' GPT2TokenizerFast does not (hftok.h AV_HFTOK_BOS_GPT2_FAST; a true
+ * add_bos_token is noted). The trace says which file was read. */
 static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *err) {
-    av_status st = av_hftok_load_dir(&r->hftok, r->dir, INT32_MIN, r->g.cfg.vocab_size, err);
+    av_status st = av_hftok_load_dir(&r->hftok, r->dir, AV_HFTOK_BOS_GPT2_FAST, r->g.cfg.vocab_size, err);
     if (st) return st;
     char note[640];
     if (av_hftok_note(note, sizeof note, r->hftok))
         av_message(stderr, "attnviz: note: %s: %s\n", AV_SHOWN_WORD(path, 4200), note);
+    if (av_hftok_bos_note(r->hftok)) av_message(stderr, "attnviz: note: %s\n", av_hftok_bos_note(r->hftok));
     int top = av_hftok_vocab_size(r->hftok) - 1, V = r->g.cfg.vocab_size; /* the largest id, vocabulary or added */
     if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has token ids up to %d (its vocabulary and added tokens), but config.json's "

@@ -69,6 +69,7 @@ struct av_hftok {
     int ignore_merges;                 /* model.ignore_merges: a piece that is a token is that token */
     int n_moved;                       /* added tokens that took their text's earlier id (moved_note) */
     char moved_note[480];              /* the first of them, for av_hftok_note */
+    char *bos_note;                    /* av_hftok_bos_note's, or NULL */
 };
 
 /* ----------------------------------------------------------------------------
@@ -753,6 +754,18 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
     s = av_json_parse_object(&root, text, len, NULL, named, err);
     free(text);
     const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
+    /* GPT-2 (AV_HFTOK_BOS_GPT2_FAST): add_bos_token true with config.json's "bos_token_id": 50256 was refused as
+     * "config.json has no bos_token_id", though GPT2TokenizerFast reads neither and puts no token first for it */
+    if (!s && bos_id == AV_HFTOK_BOS_GPT2_FAST) {
+        char note[4800];
+        snprintf(note, sizeof note, "%s: add_bos_token is true, but transformers' GPT2TokenizerFast, which reads "
+                 "this folder's tokenizer.json, keeps it unused and puts no token first for it (tokenizer.json's "
+                 "post_processor decides, and it puts %s)", named, (*out)->bos >= 0 ? "its own token first" : "none");
+        if (cJSON_IsTrue(add) && !((*out)->bos_note = strdup(note))) s = av_fail(err, AV_ERUNTIME, "out of memory");
+        cJSON_Delete(root);
+        if (s) av_hftok_free(*out), *out = NULL;
+        return s;
+    }
     if (!s && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
         s = av_json_wrong_kind(named, "\"add_bos_token\"", add, "true or false (null or absent: tokenizer.json decides)",
                                err);
@@ -1157,6 +1170,8 @@ size_t av_hftok_note(char *out, size_t cap, const av_hftok *t) {
 
 int32_t av_hftok_bos(const av_hftok *t) { return t->bos; }
 
+const char *av_hftok_bos_note(const av_hftok *t) { return t->bos_note; }
+
 int32_t av_hftok_find(const av_hftok *t, const char *s, size_t len) {
     return t->kind == AV_HFTOK_BYTE_LEVEL ? av_bpe_find(t->bpe, s, len) : sp_find(t, s, len);
 }
@@ -1168,6 +1183,7 @@ void av_hftok_free(av_hftok *t) {
     for (int32_t i = 0; t->tok && i < t->V; i++) free(t->tok[i]);
     for (int i = 0; i < t->n_added; i++) free(t->added[i].s), free(t->added[i].pat);
     free(t->unk_missing);
+    free(t->bos_note);
     pcre2_code_free(t->word_re);
     pcre2_code_free(t->space_re);
     free(t->added);

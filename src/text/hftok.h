@@ -104,7 +104,7 @@ av_status av_hftok_load_mem(av_hftok **out, const char *json, size_t len, const 
 /* DIR/tokenizer.json, then DIR/tokenizer_config.json if present: its
  * "add_bos_token" true/false sets whether bos_id (config.json's
  * bos_token_id, INT32_MIN if it has none, AV_HFTOK_BOS_NULL if it is null)
- * is put first; null or absent
+ * is put first (AV_HFTOK_BOS_GPT2_FAST: neither key is read); null or absent
  * leaves tokenizer.json's rule. With add_bos_token true, bos_id must be a
  * token id of the model, 0..vocab_size-1 (config.json's vocab_size), as
  * Hugging Face's tokenizers refuse add_bos_token without a bos_token. Errors: AV_ERUNTIME when either file cannot be
@@ -130,6 +130,14 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
 /* av_hftok_load_dir's bos_id when config.json has "bos_token_id": null: no id, as INT32_MIN, but the messages say
  * it is null rather than missing. */
 #define AV_HFTOK_BOS_NULL (INT32_MIN + 1)
+/* av_hftok_load_dir's bos_id for a GPT-2 folder: transformers loads its tokenizer.json as GPT2TokenizerFast, which
+ * keeps add_bos_token as an attribute it never uses and reads no add_eos_token (tokenization_gpt2_fast.py), so
+ * tokenizer_config.json's two keys are not read and tokenizer.json's post_processor alone decides; a true
+ * add_bos_token gets av_hftok_bos_note. config.json's bos_token_id is no tokenizer's. */
+#define AV_HFTOK_BOS_GPT2_FAST (INT32_MIN + 2)
+/* The note for add_bos_token true under AV_HFTOK_BOS_GPT2_FAST ("PATH: add_bos_token is true, but transformers'
+ * GPT2TokenizerFast ... puts no token first for it (...)"), or NULL. Owned by t. No errors. */
+const char *av_hftok_bos_note(const av_hftok *t);
 
 /* Encode UTF-8 text[0..len) into *n ids (*ids malloc'd, caller frees), BOS
  * first when the rule above says so. *n may be 0 (and *ids NULL) for
