@@ -398,21 +398,33 @@ static void test_config_parse(void **state) {
     assert_int_equal(c.rope_style, AV_ROPE_HALF);
     assert_true(c.rope_base == 500.0);
     /* scale_attn_weights (GPT2Config's key) alone, or agreeing with attnviz.scale */
-    /* null: GPT2Config keeps a None, and GPT-2's attention tests it by truth (`if module.scale_attn_weights:`), so
-     * transformers divides by nothing; it was refused without naming the value (a GPT-2 user's pass) */
-    static const struct { const char *json; int scale, scale_null; } hf_scale[] = {
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false}", 0, 0},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true}", 1, 0},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": false}}", 0, 0},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null}", 0, 1},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null, \"attnviz\": {\"scale\": false}}", 0, 1},
+    /* another value by its truth: GPT2Config keeps it as given, and GPT-2's attention tests it by truth (`if
+     * module.scale_attn_weights:`), so null, 0 and "" divide by nothing and 1 and "yes" by √d_k (Python's bool());
+     * null was refused without naming the value (a GPT-2 user's pass), then 0 and "yes" refused while
+     * scale_attn_by_inverse_layer_idx's 0 ran as false (a review of the change). The value is kept for the trace. */
+    static const struct { const char *json; int scale; const char *value; } hf_scale[] = {
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false}", 0, ""},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true}", 1, ""},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": false}}", 0, ""},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null}", 0, "null"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null, \"attnviz\": {\"scale\": false}}", 0, "null"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0}", 0, "0"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": \"\"}", 0, "\"\""},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 1}", 1, "1"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": \"yes\"}", 1, "\"yes\""},
     };
     for (size_t i = 0; i < sizeof hf_scale / sizeof hf_scale[0]; i++) {
         av_gpt2_config h;
         if (av_gpt2_config_parse(&h, hf_scale[i].json, strlen(hf_scale[i].json), "config.json", &err))
             fail_msg("%s: %s", hf_scale[i].json, err.msg);
         assert_int_equal(h.scale, hf_scale[i].scale);
-        assert_int_equal(h.scale_null, hf_scale[i].scale_null);
+        assert_string_equal(h.scale_value, hf_scale[i].value);
+        const char *why = av_gpt2_no_scale_why(&h);
+        char want[160];
+        snprintf(want, sizeof want, "config.json's scale_attn_weights is %s, which transformers reads as false",
+                 hf_scale[i].value);
+        if (h.scale) assert_null(why);
+        else assert_string_equal(why, hf_scale[i].value[0] ? want : "the model was trained without it");
     }
     /* the writer's text parses back to the same config */
     char *out;
@@ -588,8 +600,8 @@ static void test_config_errors(void **state) {
         /* GPT2Config's scale_attn_weights and attnviz.scale say the same thing: a contradiction names both */
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": false, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": false contradicts attnviz.scale true"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": true, \"attnviz\": {\"scale\": false}}", "config.json: \"scale_attn_weights\": true contradicts attnviz.scale false"},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0}", "config.json: \"scale_attn_weights\" is 0; it must be true, false or null (null: no \xC3\xB7\xE2\x88\x9A" "d_k, as transformers reads it)"},
-        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": \"yes\"}", "config.json: \"scale_attn_weights\" is \"yes\"; it must be true, false or null"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": 0, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": 0 (no \xC3\xB7\xE2\x88\x9A" "d_k in transformers) contradicts attnviz.scale true"},
+        {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": \"yes\", \"attnviz\": {\"scale\": false}}", "config.json: \"scale_attn_weights\": \"yes\" (\xC3\xB7\xE2\x88\x9A" "d_k in transformers) contradicts attnviz.scale false"},
         {"{\"n_layer\": 2, \"n_head\": 2, \"n_embd\": 16, \"n_positions\": 32, \"vocab_size\": 40, \"scale_attn_weights\": null, \"attnviz\": {\"scale\": true}}", "config.json: \"scale_attn_weights\": null (no \xC3\xB7\xE2\x88\x9A" "d_k in transformers) contradicts attnviz.scale true"},
         /* GPT-2's code tests these flags by truth (`if module.scale_attn_by_inverse_layer_idx:` divides layer l's
          * scores by l + 1): 1, "yes" and [0] are true there, and ran here without them (a GPT-2 user's pass) */

@@ -699,10 +699,12 @@ static void test_model_type_against_attnviz_object(void **state) {
  * "\"scale_attn_weights\" must be true or false", naming no value (a GPT-2 user's pass). */
 static void test_scale_attn_weights_null_runs_unscaled(void **state) {
     tu_fixture *f = *state;
-    static const char *const value[] = {"false", "null", "true"};
-    char *attn[3] = {NULL, NULL, NULL};
-    size_t len[3] = {0, 0, 0};
-    for (int i = 0; i < 3; i++) {
+    /* 0 and 1 by their truth too, as `if module.scale_attn_weights:` reads them (0 was refused while
+     * scale_attn_by_inverse_layer_idx's 0 ran as false: a review of the change) */
+    static const char *const value[] = {"false", "null", "true", "0", "1"};
+    char *attn[5] = {NULL, NULL, NULL, NULL, NULL};
+    size_t len[5] = {0, 0, 0, 0, 0};
+    for (int i = 0; i < 5; i++) {
         char name[16], json[512], path[4400];
         snprintf(name, sizeof name, "s%d", i);
         const char *dir = tu_in(f, name);
@@ -724,12 +726,15 @@ static void test_scale_attn_weights_null_runs_unscaled(void **state) {
         static const char *const line[] = {
             "  scale      OFF (the model was trained without ÷√d_k)\n",
             "  scale      OFF (config.json's scale_attn_weights is null, which transformers reads as false: no ÷√d_k)\n",
-            "  scale      1/√d_k\n"};
+            "  scale      1/√d_k\n",
+            "  scale      OFF (config.json's scale_attn_weights is 0, which transformers reads as false: no ÷√d_k)\n",
+            "  scale      1/√d_k (config.json's scale_attn_weights is 1, which transformers reads as true)\n"};
         if (!strstr(r.out, line[i])) fail_msg("scale_attn_weights %s: no '%s' in:\n%s", value[i], line[i], r.out);
         /* --explain's cell and the page's cell view give the trace's reason: for null they said "the model was
          * trained without it", though the trace said the null config value was read as false */
         static const char *const why[] = {"the model was trained without it",
                                           "config.json's scale_attn_weights is null, which transformers reads as false",
+                                          NULL, "config.json's scale_attn_weights is 0, which transformers reads as false",
                                           NULL};
         char want[256];
         char *html = tu_slurp_file(page, NULL);
@@ -750,7 +755,9 @@ static void test_scale_attn_weights_null_runs_unscaled(void **state) {
     }
     assert_true(len[1] == len[0] && memcmp(attn[1], attn[0], len[0]) == 0); /* null: false's weights, to the bit */
     assert_true(len[2] == len[0] && memcmp(attn[2], attn[0], len[0]) != 0); /* and not true's */
-    for (int i = 0; i < 3; i++) free(attn[i]);
+    assert_true(len[3] == len[0] && memcmp(attn[3], attn[0], len[0]) == 0); /* 0: false's */
+    assert_true(len[4] == len[2] && memcmp(attn[4], attn[2], len[2]) == 0); /* 1: true's */
+    for (int i = 0; i < 5; i++) free(attn[i]);
 }
 
 /* --layer/--head with --explain, --show and --compare scale on that layer. */

@@ -172,10 +172,12 @@ static void header(const tctx *t, const av_tokens *labels) {
             t->c->layer_norm_epsilon_default ? " (config.json has no layer_norm_epsilon: transformers' default)" : "",
             4 * t->C);
     fprintf(f, "  mask       causal: query i sees keys j <= i (−∞ above the diagonal, weight 0)\n");
-    fprintf(f, "  scale      %s\n", t->c->scale ? "1/√d_k"
-                                    : t->c->scale_null ? "OFF (config.json's scale_attn_weights is null, which "
-                                                         "transformers reads as false: no ÷√d_k)"
-                                                       : "OFF (the model was trained without ÷√d_k)");
+    if (t->c->scale_value[0]) /* read by its truth, as transformers reads it: the value said */
+        fprintf(f, "  scale      %s (config.json's scale_attn_weights is %s, which transformers reads as %s%s)\n",
+                t->c->scale ? "1/√d_k" : "OFF", t->c->scale_value, t->c->scale ? "true" : "false",
+                t->c->scale ? "" : ": no ÷√d_k");
+    else
+        fprintf(f, "  scale      %s\n", t->c->scale ? "1/√d_k" : "OFF (the model was trained without ÷√d_k)");
     fprintf(f, "  heads      every head of every layer is kept; nothing is averaged over heads\n");
     fprintf(f, "  kernel     %s\n\n", av_kernel_name(t->c->kernel));
 }

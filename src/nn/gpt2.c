@@ -40,9 +40,7 @@ const char *av_gpt2_positions_from(const av_gpt2_config *cfg) {
 }
 
 const char *av_gpt2_no_scale_why(const av_gpt2_config *cfg) {
-    return cfg->scale ? NULL
-           : cfg->scale_null ? "config.json's scale_attn_weights is null, which transformers reads as false"
-                             : "the model was trained without it";
+    return cfg->scale ? NULL : cfg->no_scale_why[0] ? cfg->no_scale_why : "the model was trained without it";
 }
 
 /* av_gpt2_config_check with the errors prefixed by n (the file's path). Each size is named as the file named it:
@@ -236,28 +234,32 @@ static av_status check_unsupported(const cJSON *root, const char *name, av_err *
 /* GPT2Config's scale_attn_weights (true: scores ÷ √d_k, GPT-2's; false: none,
  * which transformers computes too) into c->scale. attnviz.scale says the same
  * thing, so with both present they must agree. Call after parse_attnviz.
- * null is false, c->scale_null 1: GPT2Config keeps a None and GPT-2's attention
- * tests it by truth (`if module.scale_attn_weights:` in modeling_gpt2.py's
- * eager_attention_forward, whose weights output_attentions gives), so
- * transformers runs it without ÷√d_k; it was refused as "\"scale_attn_weights\"
- * must be true or false", the value unnamed (a GPT-2 user's pass). Any other
- * value is refused naming it: "NAME: \"scale_attn_weights\" is 1; it must be
- * true, false or null (...)". */
+ * Another value is read by its truth, its text kept in c->scale_value for the
+ * trace: GPT2Config keeps it as given and GPT-2's attention tests it by truth
+ * (`if module.scale_attn_weights:` in modeling_gpt2.py's eager_attention_forward,
+ * whose weights output_attentions gives), so null, 0 and "" run without ÷√d_k
+ * and 1 with it (io/jsonval.h av_json_falsy); null was refused with its value
+ * unnamed (a GPT-2 user's pass), and then 0 refused while
+ * scale_attn_by_inverse_layer_idx's 0 ran as false (a review of the change). */
 static av_status parse_scale_attn_weights(av_gpt2_config *c, const cJSON *root, const char *name, av_err *err) {
     const cJSON *j = cJSON_GetObjectItemCaseSensitive(root, "scale_attn_weights");
     if (!j) return AV_OK;
-    if (!cJSON_IsBool(j) && !cJSON_IsNull(j))
-        return av_json_wrong_kind(name, "\"scale_attn_weights\"", j, "true, false or null (null: no ÷√d_k, as "
-                                  "transformers reads it)", err);
-    int hf = cJSON_IsTrue(j);
+    int hf = !av_json_falsy(j);
+    char shown[40] = "";
+    if (!cJSON_IsBool(j)) av_json_shown(shown, sizeof shown, j);
     const cJSON *mine = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "attnviz"), "scale");
     if (mine && hf != c->scale)
-        return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\": %s contradicts attnviz.scale %s (both say whether "
+        return av_fail(err, AV_EUSAGE, "%s: \"scale_attn_weights\": %s%s contradicts attnviz.scale %s (both say whether "
                        "the scores are divided by √d_k; give one, or the same value)", name,
-                       hf ? "true" : cJSON_IsNull(j) ? "null (no ÷√d_k in transformers)" : "false",
+                       shown[0] ? shown : hf ? "true" : "false",
+                       !shown[0] ? "" : hf ? " (÷√d_k in transformers)" : " (no ÷√d_k in transformers)",
                        c->scale ? "true" : "false");
     c->scale = hf;
-    c->scale_null = cJSON_IsNull(j);
+    snprintf(c->scale_value, sizeof c->scale_value, "%s", shown);
+    c->no_scale_why[0] = 0;
+    if (shown[0] && !hf)
+        snprintf(c->no_scale_why, sizeof c->no_scale_why, "config.json's scale_attn_weights is %s, which transformers "
+                 "reads as false", shown);
     return AV_OK;
 }
 

@@ -73,8 +73,10 @@ typedef struct {
                                   default), for the load's check against wpe.weight */
     av_norm norm;              /* AV_NORM_PRE for GPT-2 */
     int scale;                 /* 1: scores ÷ √D (GPT-2); 0: no scale */
-    int scale_null;            /* 1: config.json has "scale_attn_weights": null, which transformers reads as false
-                                  (scale 0), for the trace; 0 otherwise */
+    char scale_value[40];      /* config.json's scale_attn_weights when it is not true or false ("null", "0", "\"\""),
+                                  as io/jsonval.h av_json_shown spells it, which transformers reads by truth (scale
+                                  0 or 1), for the trace; "" otherwise */
+    char no_scale_why[112];    /* with scale 0 and a scale_value: av_gpt2_no_scale_why's words; "" otherwise */
     double rope_base;          /* θ for rope, default 10000 */
     av_rope_style rope_style;  /* pairing for rope, default interleaved */
     int eos_ids[AV_MAX_EOS];   /* config.json's eos_token_id, the ids of the vocabulary it names (an id or
@@ -125,9 +127,9 @@ const char *av_gpt2_positions_from(const av_gpt2_config *cfg);
 
 /* Why cfg runs without ÷√d_k, as its trace's scale line says it, for the
  * "no ÷√d_k (...)" of --explain's cell and the --html page: "config.json's
- * scale_attn_weights is null, which transformers reads as false" when
- * cfg->scale_null, else "the model was trained without it"; NULL when
- * cfg->scale (scores ÷ √D). A static string. */
+ * scale_attn_weights is null, which transformers reads as false" (or 0, "",
+ * ...) when cfg->scale_value is set, else "the model was trained without it";
+ * NULL when cfg->scale (scores ÷ √D). cfg's own text or a static string. */
 const char *av_gpt2_no_scale_why(const av_gpt2_config *cfg);
 
 /* Parse config.json text (len bytes, need not be NUL-terminated) with cJSON.
