@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,11 +107,13 @@ enum { BLAS_BUFFER_MIB = 128 };
 enum { BLAS_PROBE_MIB = BLAS_BUFFER_MIB + 2 };
 /* 0: no address-space or data limit; 1: one that leaves BLAS_SPARE_MIB more than the buffers when the library is
  * loaded; 2: a tighter one (blas_load) */
-static int blas_limited;
-/* A limit whose room for the buffers at load is this much more is taken as one that will not bind (the largest
- * --model attnviz runs in float32, GPT-2 XL, is about 6.5 GB): its products run side by side, each thread checked once
- * (blas_enter). Holding every product of such a run to one core (as a tight limit does) made `ulimit -v 60000000`
- * as slow as one thread (a review of the change). */
+static atomic_int blas_limited;
+static int blas_threads; /* the buffers checked at load: max(CPUs, av_parallel_for's threads) */
+/* A limit whose room for the buffers is this much more is taken as one that will not bind: its products run side by
+ * side, each thread checked once (blas_enter). Holding every product of such a run to one core (as a tight limit
+ * does) made `ulimit -v 60000000` as slow as one thread (a review of the change). The room is measured at load and
+ * again at each thread's check, as --model loads its weights after the library (a 7B Llama or Qwen2 takes some
+ * 30 GB in float32): once it is under this, the limit is tight from there on. */
 enum { BLAS_SPARE_MIB = 16384 };
 static _Thread_local int blas_room_checked;
 /* Held through every sgemm under a tight limit (blas_limited 2; blas_enter), a thread's check included: two threads checked at once, each
@@ -172,15 +175,16 @@ static av_status blas_fail(av_err *err, int no_room, const char *why) {
  * kernel choice, and leave it one thread. Run once (blas_once). */
 static void blas_load(void) {
     struct rlimit as, data;
-    blas_limited = (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
-                   (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY);
+    int limited = (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) ||
+                  (getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = av_get_threads() > cpus ? av_get_threads() : (int)cpus;
-    if (blas_limited && !blas_room(n, blas.why, sizeof blas.why)) {
+    blas_threads = av_get_threads() > cpus ? av_get_threads() : (int)cpus;
+    if (limited && !blas_room(blas_threads, blas.why, sizeof blas.why)) {
+        atomic_store(&blas_limited, 1);
         blas.no_room = 1;
         return;
     }
-    if (blas_limited && !blas_fits((size_t)n * BLAS_PROBE_MIB + BLAS_SPARE_MIB)) blas_limited = 2;
+    if (limited) atomic_store(&blas_limited, blas_fits((size_t)blas_threads * BLAS_PROBE_MIB + BLAS_SPARE_MIB) ? 1 : 2);
     void *lib = dlopen(BLAS_LIB, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *e = dlerror();
@@ -215,7 +219,8 @@ av_status av_blas_require(av_err *err) {
  * and blas_leave releases it after the call. */
 static int blas_enter(void) {
     pthread_once(&blas_once, blas_load);
-    if (blas.ready && (!blas_limited || (blas_limited == 1 && blas_room_checked))) return 0;
+    int limited = atomic_load(&blas_limited);
+    if (blas.ready && (!limited || (limited == 1 && blas_room_checked))) return 0;
     char why[400];
     if (blas.ready) {
         pthread_mutex_lock(&blas_limit_lock);
@@ -225,6 +230,9 @@ static int blas_enter(void) {
             static float warm_a[BLAS_WARM * BLAS_WARM], warm_c[BLAS_WARM * BLAS_WARM];
             blas.sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, BLAS_WARM, BLAS_WARM, BLAS_WARM, 1.0f, warm_a,
                        BLAS_WARM, warm_a, BLAS_WARM, 0.0f, warm_c, BLAS_WARM);
+            /* the room again, after what was loaded since (BLAS_SPARE_MIB): tight from here on when it is gone */
+            if (limited == 1 && !blas_fits((size_t)blas_threads * BLAS_PROBE_MIB + BLAS_SPARE_MIB))
+                atomic_store(&blas_limited, 2);
             return 1;
         }
         pthread_mutex_unlock(&blas_limit_lock);
