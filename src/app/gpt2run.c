@@ -215,17 +215,26 @@ static const char *shell_subdir(char *buf, size_t n, const char *dir, const char
 
 /* The run's input as a command to paste gives it, into buf (n >= 540 bytes): the sentence as one shell word
  * (av_shell_word), after "-- " when it starts with '-' ("-1 2 >" is no option), or "-f FILE"; SENTENCE for -f -
- * (the pasted command would wait for typing) and for a sentence over 120 bytes (named, not repeated); none when
+ * (the pasted command would wait for typing) and for a sentence over 120 bytes or 520 quoted (named, not repeated),
+ * FILE for a path over 520 bytes quoted; none when
  * the run has no input. A command with a placeholder where the input was typed ran the model on "TEXT" when
  * pasted (a new user's pass). Returns buf. No errors. */
 static const char *input_words(char *buf, size_t n, const av_options *o, const char *none) {
     const char *s = o->sentence;
-    char word[520];
+    /* quoted whole, then kept only when it fits 520 bytes: a sentence of 110 bytes with control characters
+     * ('a\x01' 55 times, each \x01 written $'\001') was cut inside word[520] and pasted back as 103 bytes, with no
+     * mark (a review of the change); the worst quoting writes some 10 bytes for one */
+    char word[2048];
+    int fits = 1;
+    if (o->file || s) {
+        av_shell_word(word, sizeof word, o->file ? o->file : s);
+        fits = strlen(word) < 520;
+    }
     if (!s && !o->file) snprintf(buf, n, "%s", none);
     else if (o->file && !strcmp(o->file, "-")) snprintf(buf, n, "SENTENCE");
-    else if (o->file) snprintf(buf, n, "-f %s", (av_shell_word(word, sizeof word, o->file), word));
-    else if (strlen(s) > 120) snprintf(buf, n, "SENTENCE");
-    else snprintf(buf, n, "%s%s", s[0] == '-' ? "-- " : "", (av_shell_word(word, sizeof word, s), word));
+    else if (o->file) snprintf(buf, n, "-f %s", fits ? word : "FILE");
+    else if (strlen(s) > 120 || !fits) snprintf(buf, n, "SENTENCE");
+    else snprintf(buf, n, "%s%s", s[0] == '-' ? "-- " : "", word);
     return buf;
 }
 
