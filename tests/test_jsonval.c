@@ -259,7 +259,6 @@ static void test_parse_object_names_nesting_past_the_limit(void **state) {
     cJSON_Delete(root);
 }
 
-/* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
 /* av_json_falsy is Python's bool() of the value json.loads gives: by hand from the truth value testing rules, None,
  * False, zero of any numeric type and empty sequences and mappings are false, everything else true ("0", " ",
  * [0] and {"a": 0} too). */
@@ -279,6 +278,7 @@ static void test_falsy_is_pythons_truth(void **state) {
     assert_int_equal(av_json_falsy(NULL), 0); /* an absent key: the caller decides */
 }
 
+/* The value as config.json spells it, cut at 40 bytes with "…" and never inside a UTF-8 character. */
 static void test_shown_value_is_cut_at_a_character(void **state) {
     (void)state;
     static const struct { const char *json; const char *want; } cases[] = {
