@@ -44,6 +44,19 @@ static av_npy load(const char *dir, const char *name) {
     return a;
 }
 
+/* np.save(path, np.array(m, bool)) of an (n, n) mask, as numpy 1.x writes it: the 10-byte magic and version 1.0
+ * with a header length of 118, the dict padded with spaces to 127 bytes and a newline, then n·n bytes of 0 or 1. */
+static void write_bool_mask(const char *path, int n, const unsigned char *m) {
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    fwrite("\x93NUMPY\x01\x00\x76\x00", 1, 10, fp);
+    int len = 10 + fprintf(fp, "{'descr': '|b1', 'fortran_order': False, 'shape': (%d, %d), }", n, n);
+    for (int k = len; k < 127; k++) fputc(' ', fp);
+    fputc('\n', fp);
+    fwrite(m, 1, (size_t)n * n, fp);
+    assert_int_equal(fclose(fp), 0);
+}
+
 /* The number printed right before "(= NAME[" on the line containing it. */
 static double value_before(const char *out, const char *tag) {
     const char *p = strstr(out, tag);
@@ -1986,16 +1999,9 @@ static void test_no_scale_saturation_verdict(void **state) {
     snprintf(path, sizeof path, "%s/m.npy", dir);
     for (int all = 1; all >= 0; all--) {
         /* numpy: np.save(path, np.array(m, bool)), m = ones (3, 3), or rows [0 1 1] [0 0 1] [1 1 1] */
-        static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (3, 3), }";
         unsigned char m[9] = {0, 1, 1, 0, 0, 1, 1, 1, 1};
         if (all) memset(m, 1, sizeof m);
-        FILE *fp = fopen(path, "wb");
-        assert_non_null(fp);
-        fwrite(hdr, 1, sizeof hdr - 1, fp);
-        for (size_t k = sizeof hdr - 1; k < 127; k++) fputc(' ', fp);
-        fputc('\n', fp);
-        fwrite(m, 1, sizeof m, fp);
-        fclose(fp);
+        write_bool_mask(path, 3, m);
         run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--attn-mask", path, "a b c", NULL);
         if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
         const char *want = all ? "verdict: none: every row has every key masked, so its weights are all 0\n"
@@ -2015,15 +2021,8 @@ static void test_saturation_rows_keep_their_places(void **state) {
     char *dir = make_tmpdir(), path[4200], dump[4200];
     snprintf(path, sizeof path, "%s/m.npy", dir);
     snprintf(dump, sizeof dump, "%s/dump", dir);
-    static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (3, 3), }";
     const unsigned char m[9] = {1, 1, 1, 0, 1, 1, 0, 0, 1};
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    fwrite(hdr, 1, sizeof hdr - 1, fp);
-    for (size_t k = sizeof hdr - 1; k < 127; k++) fputc(' ', fp);
-    fputc('\n', fp);
-    fwrite(m, 1, sizeof m, fp);
-    fclose(fp);
+    write_bool_mask(path, 3, m);
     tu_result r;
     run_attnviz(&r, NULL, "--no-plot", "--no-scale", "--color", "never", "--heads", "2", "-d", "16", "--attn-mask", path,
                 "--dump", dump, "a b c", NULL);
@@ -2115,15 +2114,8 @@ static void test_fully_masked_count_names_queries_and_heads(void **state) {
     (void)state;
     char *dir = make_tmpdir(), path[4200];
     snprintf(path, sizeof path, "%s/m.npy", dir);
-    static const char hdr[] = "\x93NUMPY\x01\x00\x76\x00{'descr': '|b1', 'fortran_order': False, 'shape': (4, 4), }";
     const unsigned char m[16] = {1, 1, 1, 1};
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    fwrite(hdr, 1, sizeof hdr - 1, fp);
-    for (size_t k = sizeof hdr - 1; k < 127; k++) fputc(' ', fp);
-    fputc('\n', fp);
-    fwrite(m, 1, sizeof m, fp);
-    fclose(fp);
+    write_bool_mask(path, 4, m);
     tu_result r;
     run_attnviz(&r, NULL, "--no-plot", "-v", "--color", "never", "--heads", "8", "--causal", "--attn-mask", path,
                 "I love deep learning", NULL);
