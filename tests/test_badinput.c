@@ -776,7 +776,16 @@ static const bad_case kCases[] = {
     {"batch_then_sentence_without_train", 2, "--batch is an option of --train; try: attnviz --train reverse --batch 32 -o runs/reverse", {"--batch", "32", "我爱"}, NULL, 0, NULL, 0},
     {"steps_then_sentence_with_train", 2, "--train takes no input text, but the sentence '我爱' is given", {"--train", "reverse", "--steps", "100", "我爱"}, NULL, 0, NULL, 0},
     {"lr_then_sentence_with_train", 2, "--train takes no input text, but the sentence '我爱' is given", {"--train", "reverse", "--lr", "0.01", "我爱"}, NULL, 0, NULL, 0},
-    {"heads_then_measure_word_with_train", 2, "--train takes no input text, but the sentence '个' is given", {"--train", "reverse", "--heads", "2", "个"}, NULL, 0, NULL, 0},
+    /* one counting word after the number is no sentence but the number's unit, as "--steps 100步" and "--heads 2个"
+     * are told "the 步 after the number is not part of it": Chinese writes 100步 (100 steps), 2个 (2 of them), 2层
+     * (2 layers, 層 traditional), 10步 warm-up steps, and --train takes no sentence; they said "--train takes no
+     * input text, but the sentence '步' is given" (a Chinese-speaking learner's pass); two characters (我爱 above,
+     * 个头) stay a sentence */
+    {"heads_then_measure_word_with_train", 2, "--heads '2 个': the shell split it at its space, so --heads got 2 and the next word, 个, went into the sentence; the 个 after the number is not part of it: type --heads 2, without the 个", {"--train", "reverse", "--heads", "2", "个"}, NULL, 0, NULL, 0},
+    {"steps_then_counting_word_with_train", 2, "--steps '100 步': the shell split it at its space, so --steps got 100 and the next word, 步, went into the sentence; the 步 after the number is not part of it: type --steps 100, without the 步", {"--train", "reverse", "--steps", "100", "步"}, NULL, 0, NULL, 0},
+    {"layers_then_traditional_counting_word", 2, "--layers '2 層': the shell split it at its space, so --layers got 2 and the next word, 層, went into the sentence; the 層 after the number is not part of it: type --layers 2, without the 層", {"--train", "reverse", "--layers", "2", "層"}, NULL, 0, NULL, 0},
+    {"warmup_then_counting_word_without_train", 2, "--warmup '10 步': the shell split it at its space, so --warmup got 10 and the next word, 步, went into the sentence; the 步 after the number is not part of it: type --warmup 10, without the 步 (and --warmup is an option of --train, which this command lacks)", {"--warmup", "10", "步", "hi"}, NULL, 0, NULL, 0},
+    {"steps_then_two_counting_characters_is_a_sentence", 2, "--train takes no input text, but the sentence '个头' is given", {"--train", "reverse", "--steps", "100", "个头"}, NULL, 0, NULL, 0},
     {"steps_fullwidth_comma_not_groups_no_guess", 2, "--steps '４，００' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "４，００"}, NULL, 0, NULL, 0},
     {"steps_comma_not_groups_no_guess", 2, "--steps '1,00' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1,00"}, NULL, 0, NULL, 0},
     /* a fraction written as a per cent or per mille: 5% = 5/100 = 0.05, ５％ the same in full-width forms (U+FF15,

@@ -3118,6 +3118,19 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     return av_fail(err, st, "%s", msg);
 }
 
+/* 1 if w is one counting word that Chinese writes after a count, as in "100步", "8个", "2层" (步 steps, 次 and 遍
+ * and 回 and 趟 times, 轮 rounds, 个 the general one, 头 heads, 层 layers, 维 dimensions, 批 batches, 位, 块, 组,
+ * 条, 张, 项, 份, 种; traditional forms too): the words that, split from the number by a space ("--steps 100 步"),
+ * are no sentence (split_number); else 0, also for two or more characters ("我爱"). */
+static int counting_word(const char *w) {
+    static const char *const kCounting[] = {"步", "次", "遍", "回", "趟", "轮", "輪", "个", "個", "头", "頭", "层",
+                                            "層", "维", "維", "批", "位", "块", "塊", "组", "組", "条", "條", "张",
+                                            "張", "项", "項", "份", "种", "種"};
+    for (size_t i = 0; i < sizeof kCounting / sizeof kCounting[0]; i++)
+        if (!strcmp(w, kCounting[i])) return 1;
+    return 0;
+}
+
 /* AV_EUSAGE "--steps 4 000: the shell split it at its space, so --steps got 4 and the next word, 000, went into the
  * sentence; the ' ' between its digits groups thousands, which a number here does not take: type 4000" when words[0]
  * is the accepted value of number option d and words[1..n) start with one or more words of three ASCII digits
@@ -3157,6 +3170,11 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
                    : chinese_hint(hint, sizeof hint, one, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
                                   d->range_later ? HUGE_VAL : (double)d->hi, 0)))
             hint[0] = 0;
+        /* one counting word (counting_word), as "--steps 100步" is told, with the option to type, as words[0]
+         * alone was typed: "--steps 100 步" said "--train takes no input text, but the sentence '步' is given" */
+        if (!hint[0] && counting_word(words[1]))
+            snprintf(hint, sizeof hint, " (the %s after the number is not part of it: type --%s %s, without the %s)",
+                     words[1], d->name, words[0], words[1]);
         k = 2;
         snprintf(joined, sizeof joined, "%s %s", words[0], words[1]);
     }
