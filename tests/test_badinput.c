@@ -827,6 +827,14 @@ static const bad_case kCases[] = {
     {"figures_chinese_heads", 2, "--figures '热力图': '热力图' is not a figure (热力图 is heads: type --figures heads); expected", {"--figures", "热力图", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* two Chinese words in a list: both in English in the command to type (网格 is grid; it said "type --figures
      * heads，网格", refused again) */
+    /* the list to type is one --figures takes: each other name that is no figure read as the one it stands for
+     * and said so (modle is model with its l and e swapped, one edit; ｇｒｉｄ is U+FF47 U+FF52 U+FF49 U+FF44, the
+     * <wide> forms of g r i d), and no list when a name stands for none ("xyz") or is empty; they said "type
+     * --figures heads,modle", "heads,ｇｒｉｄ", "heads,xyz", "heads,,", each refused again (a learner's pass) */
+    {"figures_chinese_and_a_typo", 2, "'热力图' is not a figure (热力图 is heads, and modle is a typo of model: type --figures heads,model, with --model); expected", {"--figures", "热力图,modle", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_chinese_and_full_width", 2, "'热力图' is not a figure (热力图 is heads, and ｇｒｉｄ is grid typed in full-width letters: type --figures heads,grid); expected", {"--figures", "热力图,ｇｒｉｄ", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_chinese_and_no_figure", 2, "'热力图' is not a figure (热力图 is heads, and 'xyz' is not a figure either); expected", {"--figures", "热力图,xyz", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"figures_chinese_and_empty_names", 2, "'热力图' is not a figure (热力图 is heads, and the list has an empty name too); expected", {"--figures", "热力图,,", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_two_in_a_list", 2, "--figures '热力图，网格': '热力图' is not a figure (热力图 is heads: type --figures heads，grid); expected", {"--figures", "热力图，网格", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_in_a_list", 2, "--figures 'grid,平均图': '平均图' is not a figure (平均图 is mean: type --figures grid,mean); expected", {"--figures", "grid,平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* two values given to a one-value choice (--compare WHAT, --positions KIND: the man page's synopsis), joined by

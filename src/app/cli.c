@@ -437,17 +437,55 @@ static int runs_in(const char *option, const char *value, int ctx) {
     return rule <= 0 && (strcmp(option, "figures") || strcasecmp(value, "model")); /* "add --model DIR" */
 }
 
+static long long nearest_value(const char *typed, size_t len, const char *(*name)(int), long long lo, long long hi);
+static const char *fig_name(int i);
+
+/* The figure that t[0..tl), a name of a --figures list that is no figure in any case, stands for, with ", and ｇｒｉｄ
+ * is grid typed in full-width letters" or ", and modle is a typo of model" (nearest_value, as read_figures' "did you
+ * mean") appended to fixes (cap bytes, NUL-terminated); NULL when it stands for none, with ", and 'xyz' is not a
+ * figure either" (", and the list has an empty name too" for "") appended and *unknown set to 1 (no list to type
+ * then). A name that is a figure gives NULL and appends nothing. */
+static const char *fixed_figure(const char *t, size_t tl, char *fixes, size_t cap, int *unknown) {
+    size_t at = strlen(fixes);
+    char typed[65], half[65], shown[200];
+    for (int v = 0; v < 8; v++)
+        if (strlen(fig_name(v)) == tl && !strncasecmp(t, fig_name(v), tl)) return NULL;
+    snprintf(typed, sizeof typed, "%.*s", (int)(tl > 64 ? 64 : tl), t);
+    av_utf8_trim_cut(typed);
+    int other = 0;
+    if (tl && av_utf8_halfwidth_text(half, sizeof half, typed, &other) > 0 && !other)
+        for (int v = 0; v < 8; v++)
+            if (!strcasecmp(half, fig_name(v))) {
+                snprintf(fixes + at, cap - at, ", and %s is %s typed in full-width letters", typed, fig_name(v));
+                return fig_name(v);
+            }
+    long long best = tl ? nearest_value(t, tl, fig_name, 0, 7) : -1;
+    if (best >= 0) {
+        snprintf(fixes + at, cap - at, ", and %s is a typo of %s", av_shown_word(shown, sizeof shown, typed),
+                 fig_name((int)best));
+        return fig_name((int)best);
+    }
+    if (tl) snprintf(fixes + at, cap - at, ", and %s is not a figure either", av_quoted_word(shown, sizeof shown, typed));
+    else if (!strstr(fixes, "an empty name")) snprintf(fixes + at, cap - at, ", and the list has an empty name too");
+    *unknown = 1;
+    return NULL;
+}
+
 /* Reads whole, a list of option's names (--figures) as read_figures reads it (each name without the spaces around
  * it), with the name at `at` (len bytes: a typo or a name in full-width letters; NULL: none) read as `value` and
  * each Chinese word of kChineseChoice as its English, for the hints that suggest a name of it: into cmd (cap bytes)
  * the list to type (its names without the spaces around them, each separator as typed), *refused 1 when a name does not run in ctx (runs_in; never with CTX_TRAIN), single the first
  * name that --model refuses (mean), *needs_model 1 when a name needs a --model (model) and *has_all 1 when the list
- * has "all" (every figure of the run, which refuses none: `-m DIR --figures mean,all,model` runs). No errors. */
+ * has "all" (every figure of the run, which refuses none: `-m DIR --figures mean,all,model` runs). With fixes (not
+ * NULL; --figures), each other name that is no figure is read as the one it stands for (fixed_figure: "modle" as
+ * model, "ｇｒｉｄ" as grid), said so in fixes (fixes_cap bytes: ", and modle is a typo of model"), and *unknown is
+ * 1 when one stands for none ("热力图,modle" said "type --figures heads,modle", refused again). No errors. */
 static void read_choice_list(const char *option, const char *whole, const char *at, size_t len, const char *value,
                              int ctx, char *cmd, size_t cap, int *refused, char single[32], int *needs_model,
-                             int *has_all) {
+                             int *has_all, char *fixes, size_t fixes_cap, int *unknown) {
     size_t k = 0, sep;
     cmd[0] = 0, single[0] = 0, *refused = *needs_model = *has_all = 0;
+    if (fixes) fixes[0] = 0, *unknown = 0;
     for (const char *p = whole; k < cap;) {
         const char *end = av_utf8_list_sep(p, &sep), *put = NULL;
         size_t n = end ? (size_t)(end - p) : strlen(p), tl = n;
@@ -459,6 +497,7 @@ static void read_choice_list(const char *option, const char *whole, const char *
             if (!strcmp(kChineseChoice[j].option, option) && strlen(kChineseChoice[j].word) == tl &&
                 !strncmp(kChineseChoice[j].word, t, tl))
                 put = kChineseChoice[j].value;
+        if (!put && fixes && !strcmp(option, "figures")) put = fixed_figure(t, tl, fixes, fixes_cap, unknown);
         char one[32];
         snprintf(one, sizeof one, "%.*s", put ? (int)strlen(put) : (int)(tl < sizeof one ? tl : 0), put ? put : t);
         *refused |= !(ctx & CTX_TRAIN) && !runs_in(option, one, ctx);
@@ -487,7 +526,8 @@ static void figure_note(char *note, size_t n, const char *whole, const char *at,
     int refused, needs_model, has_all;
     note[0] = 0;
     if (ctx & CTX_TRAIN) return;
-    read_choice_list("figures", whole, at, len, value, ctx, cmd, sizeof cmd, &refused, single, &needs_model, &has_all);
+    read_choice_list("figures", whole, at, len, value, ctx, cmd, sizeof cmd, &refused, single, &needs_model, &has_all,
+                     NULL, 0, NULL);
     if (single[0] && needs_model)
         snprintf(note, n, "; %s is for the single layer and model draws every layer of a --model: they cannot be drawn "
                  "in one run, so run attnviz once for each", single);
@@ -520,10 +560,12 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
         char single[32] = ""; /* the first name refused with --model (mean), when another needs it (model) */
         int needs_model = 0, has_all = 0; /* "all" in the list: every figure of the run, which both refuse nothing
                                             * of (gpt2run.c, check_combinations: `-m DIR --figures mean,all,model` runs) */
+        char fixes[400] = ""; /* ", and modle is a typo of model": the list's other names that are no figure */
+        int unknown = 0; /* one of them stands for no figure: no list to type */
         if (whole) /* each name of the list that is a Chinese word in its English: "热力图，网格" said "type
                     * --figures heads，网格", a command refused again */
             read_choice_list(option, whole, NULL, 0, NULL, ctx, cmd, sizeof cmd, &refused, single, &needs_model,
-                             &has_all);
+                             &has_all, fixes, sizeof fixes, &unknown);
         else snprintf(cmd, sizeof cmd, "%s", kChineseChoice[i].value);
         char shown[256];
         av_shell_word(shown, sizeof shown, cmd);
@@ -534,14 +576,14 @@ static void chinese_choice_hint(char *out, size_t cap, const char *option, const
                                                                                                   : "";
         if (!(ctx & CTX_TRAIN) && single[0] && needs_model) /* "平均图,model": refused with --model and without it,
                                                              * as parse_figures and check_combinations say */
-            snprintf(out, cap, " (%s is %s; %s is for the single layer and model draws every layer of a --model: they "
+            snprintf(out, cap, " (%s is %s%s; %s is for the single layer and model draws every layer of a --model: they "
                      "cannot be drawn in one run, so run attnviz once for each)", kChineseChoice[i].word,
-                     kChineseChoice[i].value, single);
-        else if (strlen(shown) > 160) /* a long --figures list: the word alone */
-            snprintf(out, cap, " (%s is %s%s)", kChineseChoice[i].word, kChineseChoice[i].value, with);
+                     kChineseChoice[i].value, fixes, single);
+        else if (strlen(shown) > 160 || unknown) /* a long --figures list, or a name that is no figure: no list */
+            snprintf(out, cap, " (%s is %s%s%s)", kChineseChoice[i].word, kChineseChoice[i].value, fixes, with);
         else
-            snprintf(out, cap, " (%s is %s: type --%s %.160s%s)", kChineseChoice[i].word, kChineseChoice[i].value,
-                     option, shown, with);
+            snprintf(out, cap, " (%s is %s%s: type --%s %.160s%s)", kChineseChoice[i].word, kChineseChoice[i].value,
+                     fixes, option, shown, with);
         return;
     }
 }
