@@ -981,8 +981,8 @@ static void test_typed_curly_quotes_are_noted(void **state) {
 
 /* [2] embed with --weights DIR holding X.npy: X is the file's, so the trace
  * says where it was loaded from and its shape, and not the rule of the
- * random embeddings ("one N(0,1) vector per token text", "the same word
- * gets the same row"), which a loaded X need not follow. Without X.npy in
+ * random embeddings ("one N(0,1) vector per token text", "the same token
+ * text gets the same row"), which a loaded X need not follow. Without X.npy in
  * the folder the random rule is still stated. */
 static void test_embed_step_names_a_loaded_x(void **state) {
     (void)state;
@@ -1008,7 +1008,7 @@ static void test_embed_step_names_a_loaded_x(void **state) {
     snprintf(want, sizeof want, "(4, 8)   loaded from %s", path);
     assert_non_null(strstr(step, want));
     assert_null(strstr(step, "N(0,1) vector per token text"));
-    assert_null(strstr(step, "same word gets the same row"));
+    assert_null(strstr(step, "same token text gets the same row"));
     tu_free(&r);
     /* [3] with --positions none: the words' order is not X's, so the claim for drawn embeddings
      * ("shuffling the words only permutes the weights") is false here; checked: the same X with the

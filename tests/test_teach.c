@@ -234,6 +234,34 @@ static void check_weight_percent(const char *text, double w) {
         fail_msg("weight %.9g printed as %.40s", w, text);
 }
 
+/* [2] embed names what gets the same row: the same token text, not word, since 学习 is two tokens (one per Han
+ * character, as [1] says), 学 and 习, each with its own row. The trace said "the same word gets the same row
+ * wherever it appears" (a Chinese-speaking learner's pass). Checked on "学习学" (--dump's X, before positions with
+ * --positions none): rows 0 and 2, both 学, are equal, and row 1, 习, is another. */
+static void test_embed_step_says_token_text_not_word(void **state) {
+    (void)state;
+    char *dir = make_tmpdir();
+    tu_result r;
+    run_attnviz(&r, NULL, "--no-plot", "--color", "never", "-d", "8", "--positions", "none", "--dump", dir, "学习学",
+                NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.out, "\n                   the same token text gets the same row wherever it appears (positions "
+                "are off, so repeated tokens have identical rows)\n") || strstr(r.out, "same word"))
+        fail_msg("[2] embed:\n%s", r.out);
+    av_npy x = load(dir, "X.npy");
+    assert_int_equal(x.ndim, 2);
+    assert_int_equal(x.shape[0], 3);
+    assert_memory_equal(x.data, x.data + 2 * 8, 8 * sizeof(float));            /* 学 and 学 */
+    assert_memory_not_equal(x.data, x.data + 1 * 8, 8 * sizeof(float));        /* 学 and 习 */
+    av_npy_free(&x);
+    tu_free(&r);
+    rm_rf(dir);
+    run_attnviz(&r, NULL, "--no-plot", "--color", "never", "-d", "8", "学习", NULL);
+    if (!strstr(r.out, "\n                   the same token text gets the same row wherever it appears\n"))
+        fail_msg("[2] embed:\n%s", r.out);
+    tu_free(&r);
+}
+
 static void test_explain_matches_dump(void **state) {
     (void)state;
     char sent[16][256];
@@ -2589,6 +2617,7 @@ int main(void) {
         cmocka_unit_test(test_explain_partial_sums_that_are_not_0_do_not_print_0),
         cmocka_unit_test(test_explain_terms_add_up_to_the_partial_sums),
         cmocka_unit_test(test_every_odd_d_k_refusal_for_rope_gives_the_choices),
+        cmocka_unit_test(test_embed_step_says_token_text_not_word),
     };
     return cmocka_run_group_tests_name("teaching mode", tests, NULL, NULL);
 }

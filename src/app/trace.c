@@ -300,8 +300,9 @@ static int stages_input(const av_trace *tr, const av_model *m, const av_weights_
         fprintf(f, "%srow i is token i's embedding as the file gives it (not drawn: no N(0,1) rule)\n", ind);
     } else {
         fprintf(f, "X = E[token]                      (%d, %d)   one N(0,1) vector per token text\n", T, C);
-        fprintf(f, "%sthe same word gets the same row wherever it appears%s\n", ind,
-                c->positions == AV_POS_NONE ? " (positions are off, so repeated words have identical rows)" : "");
+        /* the same token text, not word: 学习 is two tokens, 学 and 习, each with its own row */
+        fprintf(f, "%sthe same token text gets the same row wherever it appears%s\n", ind,
+                c->positions == AV_POS_NONE ? " (positions are off, so repeated tokens have identical rows)" : "");
     }
     if (tr->verbose) av_print_matrix(f, "X", m->X, T, C, P, NULL);
 
