@@ -1064,10 +1064,22 @@ static const bad_case kCases[] = {
      * 9, past 我爱深度学习's 0..5 */
     {"explain_ordinal", 2, "--explain query '第一个' is neither a token of the sentence nor an index 0..5 (第一个 is the 1st, and token indices count from 0: type 0)", {"--explain", "第一个,第二个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_ordinal_out_of_range", 2, "--explain key '第十个' is neither a token of the sentence nor an index 0..5 (第十个 is the 10th, and token indices count from 0: as 9 it is outside 0..5 too)", {"--explain", "爱,第十个", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* the e.g. of a malformed --explain names the user's own tokens, which can be pasted: 我爱深度学习 is one token
+     * per Han character, 我 爱 深 度 学 习, so query 1 and key 3 are 爱 and 度; "3 1" has two, 1 and 0, numbers that
+     * would be read as indices; one token gives 0,0; "I love I love" repeats its words, so indices alone; with the
+     * text from stdin no sentence is known yet, so the English example stays ("1,3 or love,learning" was given on
+     * every sentence: a Chinese-speaking learner's pass) */
+    {"explain_example_from_the_sentence", 2, "--explain '爱' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度\n", {"--explain", "爱", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_example_english", 2, "--explain 'love' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning\n", {"--explain", "love", "I love deep learning"}, NULL, 0, NULL, 0},
+    {"explain_example_number_tokens", 2, "--explain '3' must be QUERY,KEY (token indices or token text), e.g. 1,0\n", {"--explain", "3", "3 1"}, NULL, 0, NULL, 0},
+    {"explain_example_one_token", 2, "--explain '我' must be QUERY,KEY (token indices or token text), e.g. 0,0\n", {"--explain", "我", "我"}, NULL, 0, NULL, 0},
+    {"explain_example_repeated_tokens", 2, "--explain 'love' must be QUERY,KEY (token indices or token text), e.g. 1,3\n", {"--explain", "love", "I love I love"}, NULL, 0, NULL, 0},
+    {"explain_example_three_parts", 2, "--explain '1,2,3' has 3 parts; it takes one pair QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度: run it once for each pair\n", {"--explain", "1,2,3", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_example_empty_part", 2, "--explain '1,,2' has an empty part (a comma too many?); it takes one pair QUERY,KEY (token indices or token text), e.g. 1,0 or 爱,我\n", {"--explain", "1,,2", "我爱你"}, NULL, 0, NULL, 0},
     /* the arrow that --explain's own trace prints between them ('query 1 "爱" → key 5 "习"', U+2192 RIGHTWARDS ARROW)
      * or its ASCII "->", typed for the comma: named as '、' and '：' are (they said only "must be QUERY,KEY") */
-    {"explain_arrow_for_comma", 2, "--explain '爱→习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the arrow '→' does not separate them: type ',' or '，'", {"--explain", "爱→习", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"explain_ascii_arrow_for_comma", 2, "--explain '1->5' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the arrow '->' does not separate them: type ',' or '，'", {"--explain", "1->5", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_arrow_for_comma", 2, "--explain '爱→习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度; the arrow '→' does not separate them: type ',' or '，'", {"--explain", "爱→习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_ascii_arrow_for_comma", 2, "--explain '1->5' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度; the arrow '->' does not separate them: type ',' or '，'", {"--explain", "1->5", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_parts", 2, "--explain '爱,习,深' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "爱,习,深", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"explain_three_indices", 2, "--explain '1,5,2' has 3 parts; it takes one pair QUERY,KEY", {"--explain", "1,5,2", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a comma too many is an empty part, not three parts */
@@ -1080,10 +1092,10 @@ static const bad_case kCases[] = {
     {"figures_enumeration_comma", 2, "is not a figure (the enumeration comma '、' does not separate names: type ',' or '，')", {"--figures", "heads、grid", S4}, NULL, 0, NULL, 0},
     /* the space bar typed for the comma: "爱　习" (U+3000, full-width mode) or "爱 习" got only "must be QUERY,KEY",
      * where '、' or '；' got the hint */
-    {"explain_ideographic_space", 2, "--explain '爱　习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the ideographic space '　' (U+3000) does not separate them: type ',' or '，'\n", {"--explain", "爱　习", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"explain_space", 2, "--explain '爱 习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the space ' ' does not separate them: type ',' or '，'\n", {"--explain", "爱 习", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"explain_space_at_end_no_hint", 2, "--explain '1 ' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning\n", {"--explain", "1 ", "我爱深度学习"}, NULL, 0, NULL, 0},
-    {"explain_three_words_no_space_hint", 2, "--explain '1 2 3' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning\n", {"--explain", "1 2 3", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_ideographic_space", 2, "--explain '爱　习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度; the ideographic space '　' (U+3000) does not separate them: type ',' or '，'\n", {"--explain", "爱　习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_space", 2, "--explain '爱 习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度; the space ' ' does not separate them: type ',' or '，'\n", {"--explain", "爱 习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_space_at_end_no_hint", 2, "--explain '1 ' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度\n", {"--explain", "1 ", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_three_words_no_space_hint", 2, "--explain '1 2 3' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度\n", {"--explain", "1 2 3", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* the last argument may be the sentence itself (the pair forgotten): no advice to type a comma in it */
     {"explain_sentence_as_value_no_space_hint", 2, "--explain '我爱　学习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning\n", {"--explain", "我爱　学习"}, NULL, 0, NULL, 0},
     {"explain_full_width_semicolon", 2, "the full-width semicolon '；' does not separate them: type ',' or '，'", {"--explain", "爱；习", "我爱深度学习"}, NULL, 0, NULL, 0},
@@ -1102,7 +1114,7 @@ static const bad_case kCases[] = {
     {"heads_trailing_full_width_comma", 2, "--heads '4，' is not a whole number (the '，' (U+FF0C) at its end is a full-width comma, typed after the value: type 4); allowed: 1..64", {"--heads", "4，", "我爱你"}, NULL, 0, NULL, 0},
     {"cmap_trailing_ideographic_full_stop", 2, "--cmap 'viridis。' is not a colour map (the '。' (U+3002) at its end is an ideographic full stop, typed after the value: type viridis); expected", {"--cmap", "viridis。", "我爱你"}, NULL, 0, NULL, 0},
     {"figures_trailing_ideographic_full_stop", 2, "--figures 'heads。': 'heads。' is not a figure (the '。' (U+3002) at its end is an ideographic full stop, typed after the value: type heads); expected", {"--figures", "heads。", "我爱你"}, NULL, 0, NULL, 0},
-    {"explain_ideographic_full_stop", 2, "--explain '爱。我' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the ideographic full stop '。' does not separate them: type ',' or '，'", {"--explain", "爱。我", "我爱你"}, NULL, 0, NULL, 0},
+    {"explain_ideographic_full_stop", 2, "--explain '爱。我' must be QUERY,KEY (token indices or token text), e.g. 1,0 or 爱,我; the ideographic full stop '。' does not separate them: type ',' or '，'", {"--explain", "爱。我", "我爱你"}, NULL, 0, NULL, 0},
     {"explain_chinese_quotes", 2, "--explain query '“爱”' is neither a token of the sentence nor an index 0..2; its '“' and '”' are typed quotes, read as part of the text (the shell's quotes are only the ASCII \" and ', which a Chinese input method types as “ ” and ‘ ’ with its Chinese punctuation on): did you mean '爱' (token 1)?", {"--explain", "“爱”,我", "我爱你"}, NULL, 0, NULL, 0},
     {"explain_one_chinese_quote", 2, "--explain key '我’' is neither a token of the sentence nor an index 0..2; its '’' is a typed quote", {"--explain", "爱,我’", "我爱你"}, NULL, 0, NULL, 0},
     /* a sentence's '。' typed after a token, corner brackets and title marks around one (a learner's pass) */
@@ -1122,7 +1134,7 @@ static const bad_case kCases[] = {
     {"explain_index_out_of_range_full_stop", 2, "--explain query '5。' is neither a token of the sentence nor an index 0..2; its '。' (U+3002) at the end is an ideographic full stop, typed as part of the value, and without it 5 is still outside 0..2", {"--explain", "5。,2", "我爱你"}, NULL, 0, NULL, 0},
     {"explain_full_width_square_brackets", 2, "--explain query '［爱］' is neither a token of the sentence nor an index 0..2; its '［' and '］' are typed brackets, read as part of the text (the shell's quotes are only the ASCII \" and '): did you mean '爱' (token 1)?", {"--explain", "［爱］,我", "我爱你"}, NULL, 0, NULL, 0},
     {"explain_full_width_parentheses", 2, "--explain key '（我）' is neither a token of the sentence nor an index 0..2; its '（' and '）' are typed brackets", {"--explain", "爱,（我）", "我爱你"}, NULL, 0, NULL, 0},
-    {"explain_full_width_colon", 2, "--explain '爱：我' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the full-width colon '：' does not separate them: type ',' or '，'", {"--explain", "爱：我", "我爱你"}, NULL, 0, NULL, 0},
+    {"explain_full_width_colon", 2, "--explain '爱：我' must be QUERY,KEY (token indices or token text), e.g. 1,0 or 爱,我; the full-width colon '：' does not separate them: type ',' or '，'", {"--explain", "爱：我", "我爱你"}, NULL, 0, NULL, 0},
     {"explain_colon", 2, "; the colon ':' does not separate them: type ',' or '，'", {"--explain", "1:2", "我爱你"}, NULL, 0, NULL, 0},
     {"heads_trailing_full_width_semicolon", 2, "--heads '4；' is not a whole number (the '；' (U+FF1B) at its end is a full-width semicolon, typed after the value: type 4); allowed: 1..64", {"--heads", "4；", "我爱你"}, NULL, 0, NULL, 0},
     {"heads_trailing_full_width_exclamation", 2, "(the '！' (U+FF01) at its end is a full-width exclamation mark, typed after the value: type 4)", {"--heads", "4！", "我爱你"}, NULL, 0, NULL, 0},

@@ -2822,7 +2822,7 @@ static void test_values_in_messages_paste_back_as_one_word(void **state) {
         {{"--layer", "it's", "x"}, "--layer 'it'\\''s' is not a layer number; allowed: 0..L-1, L the --model's layers "
          "(its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", "--layer ", " is not", "it's"},
         {{"--explain", "a,b,it's", "a b"}, "--explain 'a,b,it'\\''s' has 3 parts; it takes one pair QUERY,KEY (token "
-         "indices or token text), e.g. 1,3 or love,learning: run it once for each pair", "--explain ", " has",
+         "indices or token text), e.g. 1,0 or b,a: run it once for each pair", "--explain ", " has",
          "a,b,it's"},
         {{"--explain", "x,it's", "x y"}, "--explain key 'it'\\''s' is neither a token of the sentence nor an index "
          "0..1", "key ", " is neither", "it's"},

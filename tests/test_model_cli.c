@@ -2578,8 +2578,9 @@ static void test_toy_model_input_edges(void **state) {
          "spans tokens 1..5: [␣1] [␣] [<0xE6>] [<0x88>] [<0x91>], which the figures and the page label [␣1] [␣] "
          "[我(1/3)] [我(2/3)] [我(3/3)]; name one of them)\n"},
         /* the error alone: a note on how the query 3 was read (the token '3' is index 0) came first */
+        /* its e.g. from the model's tokens: 1 and 3 are [␣1] and [␣4], numbers, so indices alone */
         {"3,1,2", "attnviz: error: --explain '3,1,2' has 3 parts; it takes one pair QUERY,KEY (token indices or token "
-         "text), e.g. 1,3 or love,learning: run it once for each pair\n"},
+         "text), e.g. 1,3: run it once for each pair\n"},
         {"3,9", "attnviz: error: --explain key index 9 is outside 0..5 (T = 6 tokens)\n"},
     };
     for (size_t i = 0; i < sizeof spans / sizeof spans[0]; i++) {

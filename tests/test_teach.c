@@ -344,12 +344,13 @@ static void test_explain_by_token_text_and_masked_cell(void **state) {
 static void test_explain_failed_spec_prints_no_notes(void **state) {
     (void)state;
     static const struct { const char *spec, *says; } bad[] = {
+        /* the e.g. from the sentence: its tokens 1 and 3 are "1" and ">", the first a number, so indices alone */
         {"3,1,2", "attnviz: error: --explain '3,1,2' has 3 parts; it takes one pair QUERY,KEY (token indices or token "
-         "text), e.g. 1,3 or love,learning: run it once for each pair\n"},
+         "text), e.g. 1,3: run it once for each pair\n"},
         {"3,9", "attnviz: error: --explain key index 9 is outside 0..5 (T = 6 tokens)\n"},
         {"love,xyz", "attnviz: error: --explain key 'xyz' is neither a token of the sentence nor an index 0..5\n"},
         {"love,1,2", "attnviz: error: --explain 'love,1,2' has 3 parts; it takes one pair QUERY,KEY (token indices or "
-         "token text), e.g. 1,3 or love,learning: run it once for each pair\n"},
+         "token text), e.g. 1,3: run it once for each pair\n"},
     };
     tu_result r;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -876,7 +877,7 @@ static void test_explain_takes_a_full_width_comma(void **state) {
         /* no comma token: an empty part, a comma too many (it said "key ',b' is neither a token", as if the pair
          * were a and ,b) */
         {"a,,b", "a b", "--explain 'a,,b' has an empty part (a comma too many?); it takes one pair QUERY,KEY (token "
-         "indices or token text), e.g. 1,3 or love,learning\n"},
+         "indices or token text), e.g. 1,0 or b,a\n"},
         /* what a Chinese reader typed (a report): a word of two characters, each its own token (it said only
          * "is neither a token") */
         {"学习,深", "我爱深度学习", "--explain query '学习' is neither a token of the sentence nor an index 0..5 (the "
@@ -885,7 +886,7 @@ static void test_explain_takes_a_full_width_comma(void **state) {
          "sentence nor an index 0..3 (the text spans tokens 2..3: [deep] [learning]; name one of them)\n"},
         /* the enumeration comma: it said only "must be QUERY,KEY" */
         {"爱、习", "我爱深度学习", "--explain '爱、习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
-         "love,learning; the enumeration comma '、' does not separate them: type ',' or '，'\n"},
+         "爱,度; the enumeration comma '、' does not separate them: type ',' or '，'\n"},
         /* an index in full-width digits: refused with the half-width form, as --heads ８ is (it was read as the
          * index), and past the end in either width; by hand: ６ tokens, ９ is 9 */
         {"１，５", "我爱深度学习", "--explain query '１' is neither a token of the sentence nor an index 0..5 (it is "
@@ -2310,7 +2311,7 @@ static void test_explain_long_spec_keeps_its_hint(void **state) {
     *p = 0;
     char want[512] = "attnviz: error: --explain '";
     for (int i = 0; i < 39; i++) strcat(want, "、");
-    strcat(want, "…' must be QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning; the enumeration comma "
+    strcat(want, "…' must be QUERY,KEY (token indices or token text), e.g. 1,0 or 爱,我; the enumeration comma "
                  "'、' does not separate them: type ',' or '，'\n");
     tu_result r;
     run_attnviz(&r, NULL, "-q", "--no-plot", "--explain", spec, "我 爱", NULL);

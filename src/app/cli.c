@@ -1822,7 +1822,7 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         }
         /* --explain's form is known before the tokens: `--explain "3 1 4 1 5 >"` with no text after it took the
          * text as its value, and the run said "no input text given" (a new user's report) */
-        if (d->offset == AT(explain) && (st = av_explain_check_form(arg, last, err))) return st;
+        if (d->offset == AT(explain) && (st = av_explain_check_form(arg, last, NULL, err))) return st;
         *(const char **)field = arg;
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, ctx, err); break;
@@ -3279,6 +3279,38 @@ static int context_given(int argc, char **argv, const char *shortopts, const str
     return seen;
 }
 
+/* --explain's form error for spec again, its e.g. from the tokens of the sentence that argv's words give (read from
+ * a copy, as context_given reads it; the default tokenizer's, as --model and --train are not given): `--explain 爱
+ * 我爱深度学习` said "e.g. 1,3 or love,learning", which a learner cannot paste, and now says "e.g. 1,3 or 爱,度".
+ * No sentence (it is read from -f or stdin, or spec is the last word) keeps the message; returns st. */
+static av_status explain_form_again(const char *spec, int last, int argc, char **argv, const char *shortopts,
+                                    const struct option *longopts, av_status st, av_err *err) {
+    av_err plain = {{0}}; /* err is another error of the value ("I\n,you": a control character): left as it is */
+    if (!av_explain_check_form(spec, last, NULL, &plain) || strcmp(plain.msg, err->msg)) return st;
+    char **copy = argc > 0 ? malloc((size_t)argc * sizeof *copy) : NULL, *text = NULL;
+    if (!copy) return st;
+    memcpy(copy, argv, (size_t)argc * sizeof *copy);
+    optind = 0;
+    while (getopt_long(argc, copy, shortopts, longopts, NULL) != -1) {
+    }
+    size_t total = 1;
+    for (int i = optind; i < argc; i++) total += strlen(copy[i]) + 1;
+    if (optind < argc && total <= AV_MAX_INPUT_BYTES + 1 && (text = malloc(total))) {
+        size_t at = 0;
+        for (int i = optind; i < argc; i++) at += (size_t)sprintf(text + at, "%s%s", i > optind ? " " : "", copy[i]);
+        av_tokens toks = {0};
+        av_err e = {{0}};
+        av_status fs = av_tokenize(&toks, text, at, AV_MAX_TOKENS, &e) ? AV_OK : av_explain_check_form(spec, last,
+                                                                                                        &toks, &e);
+        if (fs) st = av_fail(err, fs, "%s", e.msg);
+        av_tokens_free(&toks);
+    }
+    optind = 0;
+    free(text);
+    free(copy);
+    return st;
+}
+
 av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     *o = kDefaults;
     struct option longopts[N_OPTS + 1];
@@ -3315,6 +3347,9 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         if ((st = apply(&kOpts[row], o, optarg, separate, separate && optarg == argv[argc - 1], ctx, err))) {
             if (separate && optarg == argv[argc - 1] && optind >= 2)
                 return choice_was_text(&kOpts[row], o, argv[optind - 2], argc, argv, shortopts, longopts, st, err);
+            if (kOpts[row].offset == AT(explain) && !(ctx & (CTX_MODEL | CTX_TRAIN)))
+                return explain_form_again(optarg, separate && optarg == argv[argc - 1], argc, argv, shortopts,
+                                          longopts, st, err);
             return split_value(&kOpts[row], optarg, optind < argc ? argv[optind] : NULL, st, ctx, err);
         }
         o->given |= 1ull << row;

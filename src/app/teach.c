@@ -640,6 +640,31 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     return st;
 }
 
+/* The e.g. of an --explain form error, from the sentence's own tokens (toks; NULL: not known) into out (cap bytes):
+ * query 1 and key 3, or key 0 below 4 tokens (query 0 for one token), as indices and, when both tokens can be typed
+ * as a part (text that is not a number, with no ',', '，' or space, each once in the sentence), as text: "1,3 or
+ * 爱,度" on 我爱深度学习, "1,3 or love,learning" on I love deep learning, "1,0" on "3 1". Without toks the English
+ * example "1,3 or love,learning". `--explain 爱 我爱深度学习` gave that English one, which a learner cannot paste. */
+static void explain_example(char *out, size_t cap, const av_tokens *toks) {
+    if (!toks || toks->n < 1) {
+        snprintf(out, cap, "1,3 or love,learning");
+        return;
+    }
+    int q = toks->n > 1 ? 1 : 0, k = toks->n > 3 ? 3 : 0, typable = q != k;
+    const char *text[2];
+    for (int i = 0; i < 2; i++) {
+        const char *t = toks->tok[i ? k : q];
+        if (strncmp(t, "\xE2\x90\xA3", 3) == 0) t += 3; /* "␣love" */
+        text[i] = t;
+        int dup = 0;
+        for (int j = 0; j < toks->n; j++) dup += strcmp(toks->tok[j], toks->tok[i ? k : q]) == 0;
+        typable &= *t && dup == 1 && t[strspn(t, "0123456789")] && !strpbrk(t, ", \t") && !strstr(t, "，") &&
+                   !strstr(t, "\xE3\x80\x80") && strlen(t) < cap / 3;
+    }
+    if (typable) snprintf(out, cap, "%d,%d or %s,%s", q, k, text[0], text[1]);
+    else snprintf(out, cap, "%d,%d", q, k);
+}
+
 /* A spec of two or more separators that fails on a sentence with a comma token ("a,,b" on "a , b": query a, key
  * ",b"): the error then says where it splits and how to name the comma (as the whole part, or by its index);
  * err->msg is extended, st returned. */
@@ -678,13 +703,14 @@ static av_status comma_hint(av_status st, const char *spec, const av_tokens *tok
         if (!c) break;
         from = c + len;
     }
-    char specq[SHOWN_COLS * 4];
+    char specq[SHOWN_COLS * 4], eg[2 * AV_MAX_TOKEN_BYTES + 64];
     shown_word(specq, sizeof specq, spec, strlen(spec));
+    explain_example(eg, sizeof eg, toks);
     if (empty)
         return av_fail(err, AV_EUSAGE, "--explain %s has an empty part (a comma too many?); it takes one pair "
-                       "QUERY,KEY (token indices or token text), e.g. 1,3 or love,learning", specq);
+                       "QUERY,KEY (token indices or token text), e.g. %s", specq, eg);
     return av_fail(err, AV_EUSAGE, "--explain %s has %d parts; it takes one pair QUERY,KEY (token indices or "
-                   "token text), e.g. 1,3 or love,learning: run it once for each pair", specq, seps + 1);
+                   "token text), e.g. %s: run it once for each pair", specq, seps + 1, eg);
 }
 
 /* 1 if the separator at comma (sep bytes, or comma NULL) leaves a part on each side of spec. */
@@ -710,23 +736,24 @@ static const char *space_between(const char *spec) {
     return splits == 1 ? which : NULL;
 }
 
-/* The "must be QUERY,KEY" error for spec; spaces: a space that splits it in two may be named as typed for the
- * comma (not when spec may be the sentence itself). */
-static av_status form_error(const char *spec, const char *comma, int spaces, av_err *err) {
+/* The "must be QUERY,KEY" error for spec, its e.g. from toks (explain_example; NULL: not known); spaces: a space
+ * that splits it in two may be named as typed for the comma (not when spec may be the sentence itself). */
+static av_status form_error(const char *spec, const char *comma, int spaces, const av_tokens *toks, av_err *err) {
     const char *nonsep = av_utf8_not_a_list_sep(spec); /* 、 ； ; : what is typed for a comma that is none */
     if (!nonsep && spaces) nonsep = space_between(spec); /* "爱　习": the space bar typed for the comma */
-    char specq[SHOWN_COLS * 4];
+    char specq[SHOWN_COLS * 4], eg[2 * AV_MAX_TOKEN_BYTES + 64];
     shown_word(specq, sizeof specq, spec, strlen(spec));
-    return av_fail(err, AV_EUSAGE, "--explain %s must be QUERY,KEY (token indices or token text), e.g. 1,3 or "
-                   "love,learning%s%s%s", specq, !comma && nonsep ? "; " : "", !comma && nonsep ? nonsep : "",
+    explain_example(eg, sizeof eg, toks);
+    return av_fail(err, AV_EUSAGE, "--explain %s must be QUERY,KEY (token indices or token text), e.g. "
+                   "%s%s%s%s", specq, eg, !comma && nonsep ? "; " : "", !comma && nonsep ? nonsep : "",
                    !comma && nonsep ? " does not separate them: type ',' or '，'" : "");
 }
 
-av_status av_explain_check_form(const char *spec, int may_be_text, av_err *err) {
+av_status av_explain_check_form(const char *spec, int may_be_text, const av_tokens *toks, av_err *err) {
     size_t sep = 0, len = 0;
     const char *comma = av_utf8_list_sep(spec, &sep); /* ',' or '，' */
     if (comma && av_utf8_list_sep(comma + sep, &len)) return AV_OK; /* two or more: the comma hint needs tokens */
-    return two_parts(spec, comma, sep) ? AV_OK : form_error(spec, comma, !may_be_text, err);
+    return two_parts(spec, comma, sep) ? AV_OK : form_error(spec, comma, !may_be_text, toks, err);
 }
 
 /* The ',' or '，' that splits spec into QUERY and KEY: the first with text before it, so a comma token is named
@@ -748,7 +775,7 @@ static av_status explain_parse(const char *spec, const av_tokens *toks, int *qi,
     const char *comma = query_end(spec, &sep); /* ',' or '，' */
     char specq[SHOWN_COLS * 4];
     shown_word(specq, sizeof specq, spec, strlen(spec));
-    if (!two_parts(spec, comma, sep)) return form_error(spec, comma, 1, err);
+    if (!two_parts(spec, comma, sep)) return form_error(spec, comma, 1, toks, err);
     char q[256];
     size_t n = (size_t)(comma - spec);
     if (n >= sizeof q)

@@ -60,10 +60,12 @@ av_status av_explain_locate(const char *spec, const av_tokens *toks, int *qi, in
  * may_be_text: 1 when spec is the last argument, perhaps the sentence itself,
  * so a space that splits it in two ("I love") is not named as typed for the
  * comma, as it is otherwise ("爱　习", U+3000 or ' ').
+ * toks: the sentence's tokens when known (NULL: not), for the message's
+ * e.g., which names two of them ("1,3 or 爱,度" on 我爱深度学习).
  * Errors: AV_EUSAGE with av_explain_parse's message for a spec that has no
  * separator, or one with nothing on a side (the spec quoted at most 80
  * columns, as there). */
-av_status av_explain_check_form(const char *spec, int may_be_text, av_err *err);
+av_status av_explain_check_form(const char *spec, int may_be_text, const av_tokens *toks, av_err *err);
 
 /* Print the walk-through of cell (qi, kj) of head h to f. color: ANSI on/off.
  * precision: digits after the point of the vectors (q, k, v, the products and
