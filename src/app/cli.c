@@ -408,8 +408,7 @@ static int train_rule(const char *option, const char *value) {
 
 enum { CTX_TRAIN = 1, CTX_MODEL = 2 }; /* a hint's context: --train, --model on the command line (context_given) */
 /* ctx >> CTX_HEADS_SHIFT: the heads in use, --heads N or AV_DEFAULT_HEADS, when neither --train nor --model is
- * given (a --model's n_head is known once it is loaded), with --train the heads it trains; 0 otherwise
- * (context_given) */
+ * given (a --model's n_head is known once it is loaded); 0 otherwise (context_given) */
 #define CTX_HEADS_SHIFT 8
 /* ctx >> CTX_LAYERS_SHIFT: with --train, the layers it trains (--layers N, else the task's default,
  * av_train_fill_defaults), so --layer's hints know them; 0 otherwise (context_given) */
@@ -3232,9 +3231,8 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
 
 /* CTX_TRAIN if getopt_long finds --train among argv's options, wherever it is, and CTX_MODEL if it finds --model
  * (-m), or with neither the heads in use (the last --heads N, or AV_DEFAULT_HEADS) << CTX_HEADS_SHIFT, so --head
- * H4's hint knows that 4 heads are H0..H3; with --train the heads and layers it trains << CTX_HEADS_SHIFT and
- * << CTX_LAYERS_SHIFT (the last --heads N and --layers N in range, else the task's default when the task is one by
- * name): a choice's hints, read before --train or --model is (`--compare
+ * H4's hint knows that 4 heads are H0..H3; with --train the layers it trains << CTX_LAYERS_SHIFT (the last
+ * --layers N in 1..12, else the task's default when the task is one by name): a choice's hints, read before --train or --model is (`--compare
  * order,norm --train reverse`, `--compare positions,order --model DIR`), name a value that runs with it. It reads a copy, as getopt_long moves the words
  * of the argv it reads; 0 when the copy cannot be made (the hints are then those without either). */
 static int context_given(int argc, char **argv, const char *shortopts, const struct option *longopts) {
@@ -3242,7 +3240,6 @@ static int context_given(int argc, char **argv, const char *shortopts, const str
     int seen = 0, ch;
     long heads = AV_DEFAULT_HEADS; /* --heads N, the last one, when it is a whole number in its range */
     long layers = 0, task = -1; /* --layers N, the last one (0: not given or not known), and --train's task */
-    int heads_given = 0;
     if (!copy) return 0;
     memcpy(copy, argv, (size_t)argc * sizeof *copy);
     optind = 0;
@@ -3251,8 +3248,7 @@ static int context_given(int argc, char **argv, const char *shortopts, const str
             if (ch == (kOpts[i].short_name ? kOpts[i].short_name : LONG_ONLY + i)) {
                 seen |= kOpts[i].offset == AT(train) ? CTX_TRAIN : kOpts[i].offset == AT(model_dir) ? CTX_MODEL : 0;
                 if (kOpts[i].offset == AT(heads)) /* "--heads 4x": not known */
-                    heads = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : 0,
-                    heads_given = 1;
+                    heads = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : 0;
                 if (kOpts[i].offset == AT(layers)) /* "--layers 2x": not known (-1) */
                     layers = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : -1;
                 for (int k = 0; kOpts[i].offset == AT(train) && optarg && k < AV_TASK_COUNT; k++)
@@ -3260,18 +3256,13 @@ static int context_given(int argc, char **argv, const char *shortopts, const str
             }
     optind = 0;
     free(copy);
-    /* the layers and heads --train trains: --layers N and --heads N, else the task's default (`--train reverse
-     * --layers 2 --layer ５` said "type the half-width 5", a layer the trained model lacks, and `--train reverse
-     * --heads 1 --head ５` "type the half-width 5", a head it lacks) */
-    int train_heads = 0;
-    if ((seen & CTX_TRAIN) && task >= 0) {
-        av_train_opts t = {.task = (av_task_kind)task, .layers = layers > 0 ? (int)layers : 0,
-                           .heads = heads_given && heads > 0 ? (int)heads : 0};
+    /* the layers --train trains: --layers N, else the task's default (`--train reverse --layers 2 --layer ５` said
+     * "type the half-width 5", a layer the trained model lacks) */
+    if ((seen & CTX_TRAIN) && !layers && task >= 0) {
+        av_train_opts t = {.task = (av_task_kind)task};
         av_train_fill_defaults(&t);
-        if (!layers) layers = t.layers;
-        if (!heads_given || heads > 0) train_heads = t.heads;
+        layers = t.layers;
     }
-    if (train_heads >= 1 && train_heads <= AV_MAX_HEADS) seen |= train_heads << CTX_HEADS_SHIFT;
     if ((seen & CTX_TRAIN) && layers >= kOpts[long_option_row("layers", 6)].lo &&
         layers <= kOpts[long_option_row("layers", 6)].hi)
         seen |= (int)layers << CTX_LAYERS_SHIFT;
