@@ -75,7 +75,6 @@ static av_status read_figures(av_options *o, const char *s, int ctx, av_err *err
 static av_status parse_vmax(av_options *o, const char *s, av_err *err);
 static av_status parse_prefix(av_options *o, const char *s, av_err *err);
 static av_status parse_layer(av_options *o, const char *s, av_err *err);
-static av_status read_layer(av_options *o, const char *s, int ctx, av_err *err);
 static const char *cmap_name(int c) { return av_cmap_name((av_cmap)c); }
 static const char *task_name(int k) { return av_task_name((av_task_kind)k); }
 static const char *norm_name(int n) { return n == AV_NORM_POST ? "post" : "pre"; }
@@ -410,11 +409,7 @@ enum { CTX_TRAIN = 1, CTX_MODEL = 2 }; /* a hint's context: --train, --model on 
 /* ctx >> CTX_HEADS_SHIFT: the heads in use, --heads N or AV_DEFAULT_HEADS, when neither --train nor --model is
  * given (a --model's n_head is known once it is loaded); 0 otherwise (context_given) */
 #define CTX_HEADS_SHIFT 8
-/* ctx >> CTX_LAYERS_SHIFT: with --train, the layers it trains (--layers N, else the task's default,
- * av_train_fill_defaults), so --layer's hints know them; 0 otherwise (context_given) */
-#define CTX_LAYERS_SHIFT 16
 #define CTX_HEADS(ctx) ((ctx) >> CTX_HEADS_SHIFT & 0xFF)
-#define CTX_LAYERS(ctx) ((ctx) >> CTX_LAYERS_SHIFT & 0xFF)
 static const char *model_refuses(const char *name);
 static const char *trim_separators(const char *p, size_t *len);
 
@@ -1826,7 +1821,6 @@ static av_status apply(const optdef *d, av_options *o, const char *arg, int sepa
         break;
     case OPT_CHOICE: st = read_choice(d, arg, (int *)field, ctx, err); break;
     case OPT_CALL: st = d->parse == parse_figures ? read_figures(o, arg, ctx, err)
-                        : d->parse == parse_layer   ? read_layer(o, arg, ctx, err)
                                                     : d->parse(o, arg, err); break;
     }
     /* a number or a name that a full-width or no-break space joined to the next word ("--heads 8　我爱深度学习"):
@@ -1992,11 +1986,11 @@ static void join_words(char *out, size_t n, const char *const *words, int count,
 /* --layer L: any whole number here; 0..L-1 is checked once the --model is
  * loaded and its layer count known (app/gpt2run.c), so the message can say
  * what this model allows. */
-static av_status parse_layer(av_options *o, const char *s, av_err *err) { return read_layer(o, s, 0, err); }
-
-/* parse_layer's reading, with ctx (context_given): with --train its CTX_LAYERS, the layers trained, so a hint names
- * no layer past them ("--train reverse --layers 2 --layer ５" said "type the half-width 5"). */
-static av_status read_layer(av_options *o, const char *s, int ctx, av_err *err) {
+/* The layer count is not known here: with --model it is the model's, loaded later, and with --train --layer has no
+ * effect (its warning asks "did you mean --layers N?"): a hint naming the trained model's last layer, "--train
+ * reverse --layers 2 --layer ５ ... so the last layer is --layer 1", led to "did you mean --layers 1?" where the
+ * learner had meant 5 (a review of the change). */
+static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     char *end = NULL;
     errno = 0;
     long v = strtol(s, &end, 10);
@@ -2009,20 +2003,13 @@ static av_status read_layer(av_options *o, const char *s, int ctx, av_err *err) 
     }
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[400]; /* 第１层's two indexes */
-        int layers = CTX_LAYERS(ctx); /* 0: not known */
-        double max = layers > 0 ? layers - 1 : HUGE_VAL;
-        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0, layers > 0 ? 0 : -HUGE_VAL, max, 0); /* "--layer １" */
-        if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, layers - 1); /* "--layer 第一层" */
-        if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s, layers); /* "--layer L1" */
-        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, layers > 0 ? 0 : -HUGE_VAL, max, 0); /* "--layer 一" */
-        index_past_hint(hint, sizeof hint, "layer", layers);
+        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer １" */
+        if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, -1); /* "--layer 第一层" */
+        if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s, 0); /* "--layer L1" */
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
         char point[256];
-        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, layers > 0 ? layers - 1 : LLONG_MAX)) {
-            if (layers > 0 && !strstr(point, ", e.g. ")) /* --layer 5.0 of 2 layers trained */
-                snprintf(point + strlen(point), sizeof point - strlen(point), "; layers are numbered from 0, so the %s "
-                         "layer is --layer %d", layers == 1 ? "only" : "last", layers - 1);
+        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
             return av_fail(err, AV_EUSAGE, "%s; allowed: 0..L-1, L the --model's layers", point);
-        }
         return av_fail(err, AV_EUSAGE, "--layer %s is not a layer number%s; allowed: 0..L-1, L the --model's "
                        "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", SHOW_WORD(s), hint);
     }
@@ -3139,7 +3126,7 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
     memcpy(joined, value, vl), joined[vl] = ' ', memcpy(joined + vl + 1, next, strlen(next) + 1);
     int index = !strcmp(d->name, "head") || !strcmp(d->name, "layer");
     hint[0] = 0;
-    int count = strcmp(d->name, "head") ? CTX_LAYERS(ctx) : CTX_HEADS(ctx); /* 0: not known */
+    int count = strcmp(d->name, "head") ? 0 : CTX_HEADS(ctx); /* 0: not known (a layer's, always: parse_layer) */
     if (index) av_ordinal_hint(hint, sizeof hint, d->name, joined, count - 1); /* "第 一" */
     if (index && !hint[0]) index_name_hint(hint, sizeof hint, d->name, joined, count);
     if (!index && d->kind != OPT_DOUBLE) count_ordinal_hint(hint, sizeof hint, d->name, joined, d->lo, d->hi); /* "--heads 第 八" */
@@ -3231,15 +3218,13 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
 
 /* CTX_TRAIN if getopt_long finds --train among argv's options, wherever it is, and CTX_MODEL if it finds --model
  * (-m), or with neither the heads in use (the last --heads N, or AV_DEFAULT_HEADS) << CTX_HEADS_SHIFT, so --head
- * H4's hint knows that 4 heads are H0..H3; with --train the layers it trains << CTX_LAYERS_SHIFT (the last
- * --layers N in 1..12, else the task's default when the task is one by name): a choice's hints, read before --train or --model is (`--compare
+ * H4's hint knows that 4 heads are H0..H3: a choice's hints, read before --train or --model is (`--compare
  * order,norm --train reverse`, `--compare positions,order --model DIR`), name a value that runs with it. It reads a copy, as getopt_long moves the words
  * of the argv it reads; 0 when the copy cannot be made (the hints are then those without either). */
 static int context_given(int argc, char **argv, const char *shortopts, const struct option *longopts) {
     char **copy = argc > 0 ? malloc((size_t)argc * sizeof *copy) : NULL;
     int seen = 0, ch;
     long heads = AV_DEFAULT_HEADS; /* --heads N, the last one, when it is a whole number in its range */
-    long layers = 0, task = -1; /* --layers N, the last one (0: not given or not known), and --train's task */
     if (!copy) return 0;
     memcpy(copy, argv, (size_t)argc * sizeof *copy);
     optind = 0;
@@ -3249,23 +3234,9 @@ static int context_given(int argc, char **argv, const char *shortopts, const str
                 seen |= kOpts[i].offset == AT(train) ? CTX_TRAIN : kOpts[i].offset == AT(model_dir) ? CTX_MODEL : 0;
                 if (kOpts[i].offset == AT(heads)) /* "--heads 4x": not known */
                     heads = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : 0;
-                if (kOpts[i].offset == AT(layers)) /* "--layers 2x": not known (-1) */
-                    layers = optarg && is_decimal(optarg, 0) && strlen(optarg) < 4 ? strtol(optarg, NULL, 10) : -1;
-                for (int k = 0; kOpts[i].offset == AT(train) && optarg && k < AV_TASK_COUNT; k++)
-                    if (!strcasecmp(optarg, task_name(k))) task = k;
             }
     optind = 0;
     free(copy);
-    /* the layers --train trains: --layers N, else the task's default (`--train reverse --layers 2 --layer ５` said
-     * "type the half-width 5", a layer the trained model lacks) */
-    if ((seen & CTX_TRAIN) && !layers && task >= 0) {
-        av_train_opts t = {.task = (av_task_kind)task};
-        av_train_fill_defaults(&t);
-        layers = t.layers;
-    }
-    if ((seen & CTX_TRAIN) && layers >= kOpts[long_option_row("layers", 6)].lo &&
-        layers <= kOpts[long_option_row("layers", 6)].hi)
-        seen |= (int)layers << CTX_LAYERS_SHIFT;
     if (!seen && heads >= 1 && heads <= AV_MAX_HEADS) seen |= (int)heads << CTX_HEADS_SHIFT;
     return seen;
 }
