@@ -162,6 +162,7 @@ async function main() {
     await tinyWeight(browser, tmp);
     await maskedCellRowDigits(browser, tmp);
     await dotTableChecks(browser, tmp);
+    await cellTablesAddUp(browser, tmp);
     await dotLikeExplain(browser, tmp);
     await noScaleLineLikeExplain(browser, tmp);
     await percentLikeExplain(browser, tmp);
@@ -1027,6 +1028,63 @@ async function maskedCellRowDigits(browser, tmp) {
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });
+}
+
+/* The cell view's tables read on a calculator in every cell of a page, not one: no exp(S − max) of a key that is not
+ * masked shows as 0 (exp of a finite number is not 0), the column is one notation, as numpy prints one array and
+ * --explain's table (teach.c: scientific for all when a number that is not 0 would print as 0), and each value is
+ * exp(S − max) of scores.npy to its digits. With --precision 1 --no-scale -d 64 --heads 2 on "我爱深度学习 and I love
+ * deep learning", head 0, cell (0, 0) read "度 3.3 −4.3 0.0 0.0086", e^−4.326 = 0.0132 as 0.0, in the column of
+ * "学 … 9.7e−06"; an 8-bit --no-scale page (128 tokens) read "−5.31 | 0.00" (head 2, query 5, key 1). */
+async function cellTablesAddUp(browser, tmp) {
+  const zh = '\u6211\u7231\u6df1\u5ea6\u5b66\u4e60 and I love deep learning';
+  const words = Array.from({ length: 128 }, (_, i) => 'w' + (i % 37)).join(' ');
+  const cases = [['--precision', '0', '--no-scale', '-d', '64', '--heads', '2', zh], ['--precision', '1', '--no-scale', '-d', '64', '--heads', '2', zh],
+    ['--precision', '2', '--no-scale', '-d', '64', '--heads', '2', zh], ['--precision', '0', '--causal', '--heads', '2', 'I love deep learning'],
+    ['--heads', '2', 'I love deep learning'], ['--heads', '8', '-d', '64', '--no-scale', '--causal', '--html-limit', '1', words]];
+  for (let c = 0; c < cases.length; c++) {
+    const args = cases[c], out = path.join(tmp, 'addup' + c), dump = path.join(tmp, 'addup' + c + '-dump');
+    attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
+    const S = readNpy(path.join(dump, 'scores.npy'));
+    await test('html_cell_tables_add_up_in_every_cell ' + args.slice(0, -1).join(' '), async () => {
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      const eight = await page.evaluate(() => window.attnviz.data.mode) === 1;
+      /* every cell of every head of a float32 page; every row of every head of the 128-token 8-bit page, once */
+      const cells = await page.evaluate((eight) => {
+        const a = window.attnviz, r = a.data.runs[0], T = r.tokens.length, H = r.H, got = [];
+        for (let h = 0; h < H; h++) for (let i = 0; i < T; i++) for (let j = 0; j < (eight ? 1 : T); j++) {
+          a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
+          const tbs = document.querySelectorAll('#view-cell table');
+          const rows = (tb) => [...tb.querySelectorAll('tr')].slice(1).map((tr) => [...tr.querySelectorAll('td')].map((e) => e.textContent));
+          got.push({ h, i, j, dot: eight ? [] : rows(tbs[0]), soft: rows(tbs[tbs.length - 1]) });
+        }
+        return got;
+      }, eight);
+      const n = (t) => Number(String(t).replace(/\u2212/g, '-'));
+      const sci = (t) => /e/.test(t);
+      /* one unit of the last digit shown, fixed or scientific */
+      const unit = (t) => { const m = String(t).match(/^\u2212?\d+(?:\.(\d+))?(?:e([+\u2212]\d+))?$/);
+        return Math.pow(10, -(m[1] ? m[1].length : 0) + (m[2] ? n(m[2]) : 0)); };
+      const bad = [];
+      for (const { h, i, j, dot, soft } of cells) {
+        const at = 'head ' + h + ' cell (' + i + ', ' + j + ')';
+        const live = soft.filter((r) => r[2] !== '\u2212\u221e (masked)');
+        let mx = -Infinity;
+        for (const r of soft) if (r[2] !== '\u2212\u221e (masked)') mx = Math.max(mx, S.at(h, i, Number(r[0])));
+        for (const r of live) {
+          if (n(r[4]) === 0) bad.push(at + ': key ' + r[0] + ' exp(S \u2212 max) ' + r[4] + ' beside S \u2212 max ' + r[3]);
+          else if (!eight) {
+            const want = Math.exp(S.at(h, i, Number(r[0])) - mx);
+            if (Math.abs(n(r[4]) - want) > 0.5 * unit(r[4]) * (1 + 1e-6) + 1e-12) bad.push(at + ': key ' + r[0] + ' exp(S \u2212 max) ' + r[4] + ', scores.npy gives ' + want);
+          }
+        }
+        if (new Set(live.map((r) => sci(r[4]))).size > 1) bad.push(at + ': exp(S \u2212 max) column mixes notations: ' + live.map((r) => r[4]).join(' '));
+      }
+      check(cells.length > 0 && bad.length === 0, bad.length + ' faults in ' + cells.length + ' cells, e.g. ' + bad.slice(0, 6).join('; '));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    });
+  }
 }
 
 /* Each row of the q\u00b7k table checks on a calculator: the product of the q[d] and k[d] it shows gives the q[d]\u00b7k[d] it
@@ -2055,7 +2113,14 @@ async function eightBitDivision(browser, tmp) {
        * exponent's exp to the same digits (they kept the scores' 0 digits: "\u22121" and "0" in the row of
        * "exp(\u22121.33) / ..."), and S \u2212 max is scores.npy's within the two scores' bounds */
       const ed = digitsOf(m[1]);
-      check(t.row[0] === m[1] && t.row[1] === Math.exp(num(m[1])).toFixed(ed), at + ': the row\u2019s S \u2212 max, exp(S \u2212 max) ' +
+      /* in scientific notation (the column holds a number that is not 0 but would print as 0 in fixed point), with one
+       * digit at least, it is the exp of the exponent before rounding: within the exponent's half unit (relative, as
+       * d exp(x) = exp(x) dx) and half a unit of its own last digit of exp(exponent shown) */
+      const ev = Math.exp(num(m[1])), md = Math.max(ed, 1), eOk = /e/.test(t.row[1])
+        ? new RegExp('^\\d\\.\\d{' + md + '}e[+\u2212]\\d\\d$').test(t.row[1]) &&
+          Math.abs(Number(t.row[1].replace('\u2212', '-')) / ev - 1) <= 0.5001 * Math.pow(10, -ed) + 0.5 * Math.pow(10, -md) + 1e-9
+        : t.row[1] === ev.toFixed(ed);
+      check(t.row[0] === m[1] && eOk, at + ': the row\u2019s S \u2212 max, exp(S \u2212 max) ' +
         JSON.stringify(t.row) + ' beside "' + t.line + '" (exp(' + m[1] + ') = ' + Math.exp(num(m[1])) + ')');
       const q = Math.exp(num(m[1])) / num(m[2]), d = digitsOf(m[3]);
       check(Math.abs(q - num(m[3])) <= 0.5 * Math.pow(10, -d) + 1e-9, at + ': "' + t.line + '", but exp(' + m[1] + ') / ' + m[2] + ' = ' + q);
