@@ -1033,9 +1033,15 @@ async function maskedCellRowDigits(browser, tmp) {
 /* The cell view's tables read on a calculator in every cell of a page, not one: no exp(S − max) of a key that is not
  * masked shows as 0 (exp of a finite number is not 0), the column is one notation, as numpy prints one array and
  * --explain's table (teach.c: scientific for all when a number that is not 0 would print as 0), and each value is
- * exp(S − max) of scores.npy to its digits. With --precision 1 --no-scale -d 64 --heads 2 on "我爱深度学习 and I love
- * deep learning", head 0, cell (0, 0) read "度 3.3 −4.3 0.0 0.0086", e^−4.326 = 0.0132 as 0.0, in the column of
- * "学 … 9.7e−06"; an 8-bit --no-scale page (128 tokens) read "−5.31 | 0.00" (head 2, query 5, key 1). */
+ * exp(S − max) of scores.npy to its digits; and in the q·k table each partial sum is Q.npy·K.npy's to its digits
+ * and the sum of the products shown above it and on its row within one unit of its last digit (a scientific sum,
+ * finer than the products show, within one unit of theirs), as --explain's partial sums are of its terms (teach.c
+ * explain_dot). With --precision 1 --no-scale -d 64 --heads 2 on "我爱深度学习 and I love deep learning", head 0,
+ * cell (0, 0) read "度 3.3 −4.3 0.0 0.0086", e^−4.326 = 0.0132 as 0.0, in the column of "学 … 9.7e−06"; an 8-bit
+ * --no-scale page (128 tokens) read "−5.31 | 0.00" (head 2, query 5, key 1); with --precision 0 --causal --heads 2
+ * "I love deep learning", head 0, query 2, key 3, row 2 read product 2 and partial sum 1 after 0, and row 3
+ * product 0 and partial sum 2 after 1; at the default 4 digits, cell (0, 0)'s products added up to 11.1226 at
+ * row 89, shown 11.1224. */
 async function cellTablesAddUp(browser, tmp) {
   const zh = '\u6211\u7231\u6df1\u5ea6\u5b66\u4e60 and I love deep learning';
   const words = Array.from({ length: 128 }, (_, i) => 'w' + (i % 37)).join(' ');
@@ -1045,7 +1051,7 @@ async function cellTablesAddUp(browser, tmp) {
   for (let c = 0; c < cases.length; c++) {
     const args = cases[c], out = path.join(tmp, 'addup' + c), dump = path.join(tmp, 'addup' + c + '-dump');
     attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
-    const S = readNpy(path.join(dump, 'scores.npy'));
+    const S = readNpy(path.join(dump, 'scores.npy')), Q = readNpy(path.join(dump, 'Q.npy')), K = readNpy(path.join(dump, 'K.npy'));
     await test('html_cell_tables_add_up_in_every_cell ' + args.slice(0, -1).join(' '), async () => {
       const page = await openPage(browser, path.join(out, 'attnviz.html'));
       const eight = await page.evaluate(() => window.attnviz.data.mode) === 1;
@@ -1079,6 +1085,17 @@ async function cellTablesAddUp(browser, tmp) {
           }
         }
         if (new Set(live.map((r) => sci(r[4]))).size > 1) bad.push(at + ': exp(S \u2212 max) column mixes notations: ' + live.map((r) => r[4]).join(' '));
+        /* each partial sum is Q.npy·K.npy's in double to its digits, and the products shown above it add up to it within
+         * one unit of its last digit (of the products' last digit for a scientific sum, finer than they show) */
+        let acc = 0, want = 0;
+        for (const r of dot) {
+          const d = Number(r[0]);
+          acc += n(r[3]);
+          want += Q.at(h, i, d) * K.at(h, j, d);
+          const u = sci(r[4]) ? Math.max(unit(r[4]), unit(r[3])) : unit(r[4]);
+          if (Math.abs(acc - n(r[4])) > u + 1e-9) { bad.push(at + ': row ' + d + ' partial sum ' + r[4] + ', the products shown add up to ' + acc.toPrecision(8)); break; }
+          if (Math.abs(want - n(r[4])) > 0.5 * unit(r[4]) * (1 + 1e-6) + 1e-9) { bad.push(at + ': row ' + d + ' partial sum ' + r[4] + ', Q.npy·K.npy gives ' + want); break; }
+        }
       }
       check(cells.length > 0 && bad.length === 0, bad.length + ' faults in ' + cells.length + ' cells, e.g. ' + bad.slice(0, 6).join('; '));
       check(page.problems.length === 0, page.problems.join('; '));
@@ -1114,11 +1131,24 @@ async function dotTableChecks(browser, tmp) {
         same(q, qv, digitsOf(q), 'q[' + d + ']');
         same(k, kv, digitsOf(k), 'k[' + d + ']');
         same(p, qv * kv, digitsOf(p), 'q[' + d + ']\u00b7k[' + d + ']');
-        check(digitsOf(p) === base && digitsOf(q) === digitsOf(k) && digitsOf(q) >= base, 'row ' + d + ': ' + rows[d].join(' | '));
+        check(digitsOf(p) === digitsOf(rows[0][3]) && digitsOf(p) >= base && digitsOf(q) === digitsOf(k) && digitsOf(q) >= base, 'row ' + d + ': ' + rows[d].join(' | '));
         const e = digitsOf(q) - 1;
         if (e >= base) check(!checks(qv.toFixed(e), kv.toFixed(e), p), 'row ' + d + ': ' + q + ', ' + k + ' where ' + e + ' digits check');
       }
-      if (prec === '0') check(rows[2].slice(1, 4).join(' ') === '0.5 3.3 2' && rows[4].slice(1, 4).join(' ') === '2.9 0.3 1',
+      /* the products keep the fewest digits from --precision on that add up to the partial sums (a scientific sum to
+       * the products' last digit): with one fewer, Q.npy·K.npy's products to those digits miss one */
+      const pd = digitsOf(rows[0][3]), unit = (t, e) => (/e/.test(t) ? Math.pow(10, -e) : Math.pow(10, -digitsOf(t)));
+      if (pd > base) {
+        let acc = 0, misses = false;
+        for (let d = 0; d < D; d++) {
+          acc += Number((Q.at(0, 2, d) * K.at(0, 3, d)).toFixed(pd - 1));
+          if (Math.abs(acc - num(rows[d][4].replace(/\u2212/g, '-'))) > unit(rows[d][4], pd - 1) + 1e-9) misses = true;
+        }
+        check(misses, 'the products show ' + pd + ' digits where ' + (pd - 1) + ' add up');
+      }
+      /* hand-worked: q[2]·k[2] = 0.4816 × 3.2517 = 1.566, shown 1.57 (2 digits add up): 0.5 × 3.3 = 1.65 misses it by more
+       * than 0.01, 0.48 × 3.25 = 1.56 does not; 2.9453 × 0.3161 = 0.931: 2.95 × 0.32 = 0.944 misses 0.93, 2.945 × 0.316 = 0.9306 */
+      if (prec === '0') check(rows[2].slice(1, 4).join(' ') === '0.48 3.25 1.57' && rows[4].slice(1, 4).join(' ') === '2.945 0.316 0.93',
         'rows 2 and 4: ' + rows[2].join(' | ') + '; ' + rows[4].join(' | '));
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();

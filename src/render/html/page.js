@@ -1044,8 +1044,31 @@
     let sum = 0;
     const qf = vecFormat(q), kf = vecFormat(k); /* the columns as the lines above print q and k */
     const places = (t) => (t.includes('.') ? t.length - t.indexOf('.') - 1 : 0);
+    /* one unit of the last digit of a number shown, fixed or scientific */
+    const unitOf = (t) => { const m = t.match(/e([+\u2212]\d+)$/);
+      return Math.pow(10, -places(m ? t.slice(0, m.index) : t) + (m ? num(m[1]) : 0)); };
+    /* the partial sums are the sums in double, as --explain's (teach.c explain_dot): one notation for the column
+     * (vecFormat of them all, numpy's), and a sum that is not 0 but would print as 0 there one of its own. The
+     * products take one more digit at a time (up to 9) until the products shown add up to each partial sum shown
+     * within one unit of its last digit (a scientific sum, finer than the products, within one unit of theirs), as
+     * --explain's terms take digits until they add up to its partial sums within one unit of the sum in double
+     * (half a unit for a whole number: here the sum shown is already off that by up to half a unit, so one unit of
+     * the sum shown), so the column checks on a calculator: with --precision 0 (`--causal --heads
+     * 2 "I love deep learning"`, head 0, query 2, key 3) row 2 read product 2 and partial sum 1 after 0, row 3
+     * product 0 and partial sum 2 after 1; at the default 4 digits the products of cell (0, 0) added up to
+     * 11.1226 at row 89, shown 11.1224 (a teacher's pass). */
+    const parts = [];
+    for (let d = 0, acc = 0; d < r.D; d++) parts.push(acc += q[d] * k[d]);
+    const sf = vecFormat(parts), st = parts.map((x) => (x !== 0 && num(sf(x)) === 0 ? vecFormat([x])(x) : sf(x)));
+    const addsUp = (e) => {
+      for (let d = 0, acc = 0; d < r.D; d++)
+        if (Math.abs((acc += num(fmt(q[d] * k[d], e))) - num(st[d])) > Math.max(unitOf(st[d]), /e/.test(st[d]) ? Math.pow(10, -e) : 0) + 1e-12) return false;
+      return true;
+    };
+    let pd = PREC;
+    while (pd < 9 && !addsUp(pd)) pd++;
     for (let d = 0; d < r.D; d++) {
-      const p = q[d] * k[d], pt = fmt(p), unit = (places(pt) ? 1 : 0.5) * Math.pow(10, -places(pt)) + 1e-12;
+      const p = q[d] * k[d], pt = fmt(p, pd), unit = (places(pt) ? 1 : 0.5) * Math.pow(10, -places(pt)) + 1e-12;
       sum += p;
       /* fixed-point factors take one more digit at a time (up to 9 after the point) until the product of the two
        * shown gives the product shown within one unit of its last digit (half a unit for a whole number), the bound
@@ -1059,7 +1082,7 @@
           qt = fmt(q[d], e);
           kt = fmt(k[d], e);
         }
-      tb.append(el('tr', {}, ...[String(d), qt, kt, pt, fmt(sum)].map((t) => el('td', { class: 'num', text: t }))));
+      tb.append(el('tr', {}, ...[String(d), qt, kt, pt, st[d]].map((t) => el('td', { class: 'num', text: t }))));
     }
     const s = score(r, l, h, i, j);
     cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
