@@ -1041,7 +1041,8 @@ async function maskedCellRowDigits(browser, tmp) {
  * --no-scale page (128 tokens) read "−5.31 | 0.00" (head 2, query 5, key 1); with --precision 0 --causal --heads 2
  * "I love deep learning", head 0, query 2, key 3, row 2 read product 2 and partial sum 1 after 0, and row 3
  * product 0 and partial sum 2 after 1; at the default 4 digits, cell (0, 0)'s products added up to 11.1226 at
- * row 89, shown 11.1224. */
+ * row 89, shown 11.1224. A product that is not 0, and its factors, do not show as 0 either: at --precision 1 row 1 of
+ * the first cell read "−0.3  −0.1  0.0", at --precision 0 row 21 of cell (2, 3) "0  0  −0.01". */
 async function cellTablesAddUp(browser, tmp) {
   const zh = '\u6211\u7231\u6df1\u5ea6\u5b66\u4e60 and I love deep learning';
   const words = Array.from({ length: 128 }, (_, i) => 'w' + (i % 37)).join(' ');
@@ -1091,7 +1092,12 @@ async function cellTablesAddUp(browser, tmp) {
         for (const r of dot) {
           const d = Number(r[0]);
           acc += n(r[3]);
-          want += Q.at(h, i, d) * K.at(h, j, d);
+          const pr = Q.at(h, i, d) * K.at(h, j, d);
+          want += pr;
+          /* a product shows Q.npy·K.npy's to its digits, and neither it nor a factor as 0 when it is not 0 */
+          if (Math.abs(n(r[3]) - pr) > 0.5 * unit(r[3]) * (1 + 1e-6) + 1e-9 || (pr !== 0 && (n(r[3]) === 0 || n(r[1]) === 0 || n(r[2]) === 0))) {
+            bad.push(at + ': row ' + d + ' product ' + r[3] + ', Q.npy\u00b7K.npy gives ' + pr); break;
+          }
           const u = sci(r[4]) ? Math.max(unit(r[4]), unit(r[3])) : unit(r[4]);
           if (Math.abs(acc - n(r[4])) > u + 1e-9) { bad.push(at + ': row ' + d + ' partial sum ' + r[4] + ', the products shown add up to ' + acc.toPrecision(8)); break; }
           if (Math.abs(want - n(r[4])) > 0.5 * unit(r[4]) * (1 + 1e-6) + 1e-9) { bad.push(at + ': row ' + d + ' partial sum ' + r[4] + ', Q.npy·K.npy gives ' + want); break; }
@@ -1125,30 +1131,37 @@ async function dotTableChecks(browser, tmp) {
       check(rows.length === D, rows.length + ' rows for d_k ' + D);
       /* --explain's bound for its terms (teach.c explain_dot): one unit of the last digit, half of one for a whole number */
       const checks = (a, b, p) => Math.abs(num(a) * num(b) - num(p)) <= (digitsOf(p) ? 1 : 0.5) * Math.pow(10, -digitsOf(p)) + 1e-9;
+      const pd = Math.min(...rows.map((r) => digitsOf(r[3])));
       for (let d = 0; d < D; d++) {
         const [, q, k, p] = rows[d], qv = Q.at(0, 2, d), kv = K.at(0, 3, d);
         check(checks(q, k, p), 'row ' + d + ': ' + q + ' \u00d7 ' + k + ' = ' + num(q) * num(k) + ', shown ' + p);
         same(q, qv, digitsOf(q), 'q[' + d + ']');
         same(k, kv, digitsOf(k), 'k[' + d + ']');
         same(p, qv * kv, digitsOf(p), 'q[' + d + ']\u00b7k[' + d + ']');
-        check(digitsOf(p) === digitsOf(rows[0][3]) && digitsOf(p) >= base && digitsOf(q) === digitsOf(k) && digitsOf(q) >= base, 'row ' + d + ': ' + rows[d].join(' | '));
+        /* one digit count for the products, more only for a product that is not 0 but would print as 0 with it */
+        check((digitsOf(p) === pd || (qv * kv !== 0 && Number(Math.abs(qv * kv).toFixed(pd)) === 0 && digitsOf(p) > pd)) && digitsOf(p) >= base &&
+          digitsOf(q) === digitsOf(k) && digitsOf(q) >= base && (qv * kv === 0 || (num(q) !== 0 && num(k) !== 0)), 'row ' + d + ': ' + rows[d].join(' | '));
         const e = digitsOf(q) - 1;
-        if (e >= base) check(!checks(qv.toFixed(e), kv.toFixed(e), p), 'row ' + d + ': ' + q + ', ' + k + ' where ' + e + ' digits check');
+        if (e >= base) check(!(checks(qv.toFixed(e), kv.toFixed(e), p) && (qv * kv === 0 || (Number(qv.toFixed(e)) !== 0 && Number(kv.toFixed(e)) !== 0))),
+          'row ' + d + ': ' + q + ', ' + k + ' where ' + e + ' digits check');
       }
       /* the products keep the fewest digits from --precision on that add up to the partial sums (a scientific sum to
        * the products' last digit): with one fewer, Q.npy·K.npy's products to those digits miss one */
-      const pd = digitsOf(rows[0][3]), unit = (t, e) => (/e/.test(t) ? Math.pow(10, -e) : Math.pow(10, -digitsOf(t)));
+      const unit = (t, e) => (/e/.test(t) ? Math.pow(10, -e) : Math.pow(10, -digitsOf(t)));
       if (pd > base) {
         let acc = 0, misses = false;
         for (let d = 0; d < D; d++) {
-          acc += Number((Q.at(0, 2, d) * K.at(0, 3, d)).toFixed(pd - 1));
+          let x = Q.at(0, 2, d) * K.at(0, 3, d), e = pd - 1;
+          while (x !== 0 && Number(x.toFixed(e)) === 0 && e < 20) e++; /* a product that is not 0 keeps a digit */
+          acc += Number(x.toFixed(e));
           if (Math.abs(acc - num(rows[d][4].replace(/\u2212/g, '-'))) > unit(rows[d][4], pd - 1) + 1e-9) misses = true;
         }
         check(misses, 'the products show ' + pd + ' digits where ' + (pd - 1) + ' add up');
       }
-      /* hand-worked: q[2]·k[2] = 0.4816 × 3.2517 = 1.566, shown 1.57 (2 digits add up): 0.5 × 3.3 = 1.65 misses it by more
-       * than 0.01, 0.48 × 3.25 = 1.56 does not; 2.9453 × 0.3161 = 0.931: 2.95 × 0.32 = 0.944 misses 0.93, 2.945 × 0.316 = 0.9306 */
-      if (prec === '0') check(rows[2].slice(1, 4).join(' ') === '0.48 3.25 1.57' && rows[4].slice(1, 4).join(' ') === '2.945 0.316 0.93',
+      /* hand-worked: q[2]·k[2] = 0.4816 × 3.2517 = 1.566, shown 1.6 (1 digit adds up, a product that would print as 0
+       * with it taking its own): 0 × 3 = 0 misses it by more than 0.1, 0.5 × 3.3 = 1.65 does not; 2.9453 × 0.3161 =
+       * 0.931, shown 0.9: 3 × 0 misses it, 2.9 × 0.3 = 0.87 does not */
+      if (prec === '0') check(rows[2].slice(1, 4).join(' ') === '0.5 3.3 1.6' && rows[4].slice(1, 4).join(' ') === '2.9 0.3 0.9',
         'rows 2 and 4: ' + rows[2].join(' | ') + '; ' + rows[4].join(' | '));
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();

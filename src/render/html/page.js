@@ -1060,25 +1060,29 @@
     const parts = [];
     for (let d = 0, acc = 0; d < r.D; d++) parts.push(acc += q[d] * k[d]);
     const sf = vecFormat(parts), st = parts.map((x) => (x !== 0 && num(sf(x)) === 0 ? vecFormat([x])(x) : sf(x)));
+    /* a product that is not 0 but would print as 0 takes its own notation, as such a partial sum: with --precision 1
+     * (`--no-scale -d 64 --heads 2 "我爱深度学习 and I love deep learning"`, cell (0, 0)) row 1 read "−0.3  −0.1  0.0" */
+    const prod = (x, e) => (x !== 0 && num(fmt(x, e)) === 0 ? vecFormat([x], e)(x) : fmt(x, e));
     const addsUp = (e) => {
       for (let d = 0, acc = 0; d < r.D; d++)
-        if (Math.abs((acc += num(fmt(q[d] * k[d], e))) - num(st[d])) > Math.max(unitOf(st[d]), /e/.test(st[d]) ? Math.pow(10, -e) : 0) + 1e-12) return false;
+        if (Math.abs((acc += num(prod(q[d] * k[d], e))) - num(st[d])) > Math.max(unitOf(st[d]), /e/.test(st[d]) ? Math.pow(10, -e) : 0) + 1e-12) return false;
       return true;
     };
     let pd = PREC;
     while (pd < 9 && !addsUp(pd)) pd++;
     for (let d = 0; d < r.D; d++) {
-      const p = q[d] * k[d], pt = fmt(p, pd), unit = (places(pt) ? 1 : 0.5) * Math.pow(10, -places(pt)) + 1e-12;
+      const p = q[d] * k[d], pt = prod(p, pd), unit = /e/.test(pt) || places(pt) ? unitOf(pt) + 1e-12 : 0.5 + 1e-12;
       sum += p;
       /* fixed-point factors take one more digit at a time (up to 9 after the point) until the product of the two
        * shown gives the product shown within one unit of its last digit (half a unit for a whole number), the bound
        * --explain's terms keep (teach.c explain_dot), so the row checks on a calculator as the softmax row's division
        * does: with --precision 0 (`--causal --heads 2 "I love deep learning"`, head 0, query 2, key 3) row 2 read
        * "0  3  2" (q[2] = 0.5, k[2] = 3.3; --explain writes its terms "(0.5)(3.3)") and row 4 "3  0  1" (a
-       * teacher's pass) */
+       * teacher's pass); and while a factor shows 0 beside a product that is not 0 ("0  0  −0.01", a product
+       * that takes its own notation, prod) */
       let qt = qf(q[d]), kt = kf(k[d]);
       if (!/e/.test(qt + kt))
-        for (let e = Math.max(places(qt), places(kt)) + 1; e <= 9 && Math.abs(num(qt) * num(kt) - num(pt)) > unit; e++) {
+        for (let e = Math.max(places(qt), places(kt)) + 1; e <= 9 && (Math.abs(num(qt) * num(kt) - num(pt)) > unit || (p !== 0 && num(qt) * num(kt) === 0)); e++) {
           qt = fmt(q[d], e);
           kt = fmt(k[d], e);
         }
