@@ -1049,29 +1049,19 @@
       return Math.pow(10, -places(m ? t.slice(0, m.index) : t) + (m ? num(m[1]) : 0)); };
     /* the partial sums are the sums in double, as --explain's (teach.c explain_dot): one notation for the column
      * (vecFormat of them all, numpy's), and a sum that is not 0 but would print as 0 there one of its own. The
-     * products take one more digit at a time (up to 9) until the products shown add up to each partial sum shown
-     * within one unit of its last digit (a scientific sum, finer than the products, within one unit of theirs), as
-     * --explain's terms take digits until they add up to its partial sums within one unit of the sum in double
-     * (half a unit for a whole number: here the sum shown is already off that by up to half a unit, so one unit of
-     * the sum shown), so the column checks on a calculator: with --precision 0 (`--causal --heads
-     * 2 "I love deep learning"`, head 0, query 2, key 3) row 2 read product 2 and partial sum 1 after 0, row 3
-     * product 0 and partial sum 2 after 1; at the default 4 digits the products of cell (0, 0) added up to
-     * 11.1226 at row 89, shown 11.1224 (a teacher's pass). */
+     * products keep --precision digits, as the vectors above (taking more until the rounded products added up to
+     * every partial sum gave the default page 5 to 7 digits beside 4-digit vectors, too noisy for a teaching figure),
+     * so down the d_k rows they may add up to more or less than the partial sum, by up to half a unit of the last
+     * digit a row (14 units at row 221 of a 256-row column at the default 4 digits): the line under the table says
+     * so in a learner's words (--explain's few terms take digits instead, teach.c explain_dot). */
     const parts = [];
     for (let d = 0, acc = 0; d < r.D; d++) parts.push(acc += q[d] * k[d]);
     const sf = vecFormat(parts), st = parts.map((x) => (x !== 0 && num(sf(x)) === 0 ? vecFormat([x])(x) : sf(x)));
     /* a product that is not 0 but would print as 0 takes its own notation, as such a partial sum: with --precision 1
      * (`--no-scale -d 64 --heads 2 "我爱深度学习 and I love deep learning"`, cell (0, 0)) row 1 read "−0.3  −0.1  0.0" */
     const prod = (x, e) => (x !== 0 && num(fmt(x, e)) === 0 ? vecFormat([x], e)(x) : fmt(x, e));
-    const addsUp = (e) => {
-      for (let d = 0, acc = 0; d < r.D; d++)
-        if (Math.abs((acc += num(prod(q[d] * k[d], e))) - num(st[d])) > Math.max(unitOf(st[d]), /e/.test(st[d]) ? Math.pow(10, -e) : 0) + 1e-12) return false;
-      return true;
-    };
-    let pd = PREC;
-    while (pd < 9 && !addsUp(pd)) pd++;
     for (let d = 0; d < r.D; d++) {
-      const p = q[d] * k[d], pt = prod(p, pd), unit = /e/.test(pt) || places(pt) ? unitOf(pt) + 1e-12 : 0.5 + 1e-12;
+      const p = q[d] * k[d], pt = prod(p), unit = /e/.test(pt) || places(pt) ? unitOf(pt) + 1e-12 : 0.5 + 1e-12;
       sum += p;
       /* fixed-point factors take one more digit at a time (up to 9 after the point) until the product of the two
        * shown gives the product shown within one unit of its last digit (half a unit for a whole number), the bound
@@ -1090,6 +1080,8 @@
     }
     const s = score(r, l, h, i, j);
     cv.append(el('h2', { text: 'q\u00b7k = \u03a3_d q[d]\u00b7k[d]' }), el('div', { class: 'scroll' }, tb),
+      el('p', { class: 'desc', 'data-role': 'dot-rounding', text: 'The partial sums add the products before rounding: the rounded ' +
+        'products shown may add up to a little more or less, by up to half a unit of the last digit per row.' }),
       el('p', { class: 'eq' }, 'q\u00b7k = ', el('span', { 'data-role': 'dot', text: g9(sum) })),
       /* without the scale the stored score is q\u00b7k as float32 sums it, as --explain says and prints it (teach.c
        * explain_cell): the line gave the double sum again, "S = q\u00b7k = 30.7796686" under --explain's "S = q\u00b7k in float32
