@@ -1126,7 +1126,7 @@ async function cellTablesAddUp(browser, tmp) {
  * Q.npy's or K.npy's and the product theirs to the digits shown, the factors show the fewest digits from the vector
  * line's on that check (a row that checks with one digit fewer has too many), and rows 2 and 4 show one more digit. */
 async function dotTableChecks(browser, tmp) {
-  for (const prec of ['0', '4']) {
+  for (const prec of ['0', '4', '9', '10']) { /* 9 and 10: the factors' digits were capped at 9 (a review) */
     const args = ['--precision', prec, '--causal', '--heads', '2', 'I love deep learning'];
     const out = path.join(tmp, 'dotrow' + prec), dump = path.join(tmp, 'dotrow' + prec + '_dump');
     attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
@@ -1140,7 +1140,7 @@ async function dotTableChecks(browser, tmp) {
       const D = Q.shape[2], base = Number(prec);
       check(rows.length === D, rows.length + ' rows for d_k ' + D);
       /* --explain's bound for its terms (teach.c explain_dot): one unit of the last digit, half of one for a whole number */
-      const checks = (a, b, p) => Math.abs(num(a) * num(b) - num(p)) <= (digitsOf(p) ? 1 : 0.5) * Math.pow(10, -digitsOf(p)) + 1e-9;
+      const checks = (a, b, p) => Math.abs(num(a) * num(b) - num(p)) <= (digitsOf(p) ? 1 : 0.5) * Math.pow(10, -digitsOf(p)) * (1 + 1e-6);
       for (let d = 0; d < D; d++) {
         const [, q, k, p] = rows[d], qv = Q.at(0, 2, d), kv = K.at(0, 3, d);
         check(checks(q, k, p), 'row ' + d + ': ' + q + ' \u00d7 ' + k + ' = ' + num(q) * num(k) + ', shown ' + p);

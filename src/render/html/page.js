@@ -1063,7 +1063,9 @@
     for (let d = 0; d < r.D; d++) {
       const p = q[d] * k[d], pt = prod(p), unit = /e/.test(pt) || places(pt) ? unitOf(pt) + 1e-12 : 0.5 + 1e-12;
       sum += p;
-      /* fixed-point factors take one more digit at a time (up to 9 after the point) until the product of the two
+      /* fixed-point factors take one more digit at a time (up to 20 after the point: a float32 factor is exact in
+       * fewer; at --precision 9 and 10 a cap of 9 left 680 and 700 of 8192 rows off by more than a unit, a review of
+       * the change) until the product of the two
        * shown gives the product shown within one unit of its last digit (half a unit for a whole number), the bound
        * --explain's terms keep (teach.c explain_dot), so the row checks on a calculator as the softmax row's division
        * does: with --precision 0 (`--causal --heads 2 "I love deep learning"`, head 0, query 2, key 3) row 2 read
@@ -1072,7 +1074,7 @@
        * that takes its own notation, prod) */
       let qt = qf(q[d]), kt = kf(k[d]);
       if (!/e/.test(qt + kt))
-        for (let e = Math.max(places(qt), places(kt)) + 1; e <= 9 && (Math.abs(num(qt) * num(kt) - num(pt)) > unit || (p !== 0 && num(qt) * num(kt) === 0)); e++) {
+        for (let e = Math.max(places(qt), places(kt)) + 1; e <= 20 && (Math.abs(num(qt) * num(kt) - num(pt)) > unit || (p !== 0 && num(qt) * num(kt) === 0)); e++) {
           qt = fmt(q[d], e);
           kt = fmt(k[d], e);
         }
