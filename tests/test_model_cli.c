@@ -2468,6 +2468,133 @@ static void test_gpt2_fast_tokenizer_does_not_read_add_bos_token(void **state) {
     }
 }
 
+/* A GPT-2 folder with vocab.json and merges.txt and tokenizer_config.json {"add_bos_token": true}: transformers'
+ * AutoTokenizer builds the slow GPT2Tokenizer (tokenization_gpt2.py: bos_token "<|endoftext|>" by default,
+ * build_inputs_with_special_tokens puts [bos_token_id] first under add_bos_token) and converts it with
+ * GPT2Converter, whose post_processor is TemplateProcessing "<|endoftext|>:0 $A:0" (convert_slow_tokenizer.py).
+ * So "the cat" is [50256, 1169, 3797]: bos_token's vocab.json id first, then "the" 1169 and "Ġcat" 3797 as
+ * without the file; bos_token {"content": "Ġcat"} (vocab.json's key) puts 3797 first. attnviz read no
+ * tokenizer_config.json there and gave [1169, 3797] without a word. The trace marks the BOS as the Llama path
+ * does (", BOS put first"), the figure's rows are labelled [<|endoftext|>] [the] [␣cat], and --generate goes on
+ * after the three tokens: its lines are those of a folder holding only the tokenizer.json that GPT2Converter
+ * writes (the template above, read by hftok.c's post_processor rule). false, null and a file without the key
+ * keep the ids and trace of no file. */
+static void test_gpt2_vocab_json_reads_add_bos_token(void **state) {
+    tu_fixture *f = *state;
+    char dir[4200], fast[4200], path[4400];
+    snprintf(dir, sizeof dir, "%s", tu_in(f, "GB"));
+    snprintf(fast, sizeof fast, "%s", tu_in(f, "GF"));
+    static const char cfg_json[] = "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, "
+                                   "\"vocab_size\": 50257}";
+    assert_int_equal(mkdir(dir, 0755), 0);
+    make_gpt2(dir, cfg_json);
+    tu_result r, plain;
+    run_attnviz(&plain, NULL, "--model", dir, "--no-plot", "the cat", NULL);
+    assert_int_equal(plain.code, 0);
+    static const struct { const char *cfg, *ids; } cases[] = {
+        {"{\"add_bos_token\": true}", "50256, 1169, 3797"},
+        {"{\"add_bos_token\": true, \"bos_token\": {\"content\": \"Ġcat\", \"special\": true}}", "3797, 1169, 3797"},
+        {"{\"add_bos_token\": false}", NULL},
+        {"{\"add_bos_token\": null, \"bos_token\": \"<s>\"}", NULL},
+        {"{\"model_max_length\": 1024}", NULL},
+    };
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        write_text(path, cases[k].cfg, strlen(cases[k].cfg));
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "the cat", NULL);
+        if (r.code != 0) fail_msg("%s: exit %d: %s", cases[k].cfg, r.code, r.err);
+        assert_string_equal(r.err, "");
+        if (!cases[k].ids) { /* as without the file, byte for byte */
+            assert_string_equal(r.out, plain.out);
+            tu_free(&r);
+            continue;
+        }
+        char *ids = trace_ids(r.out);
+        assert_non_null(ids);
+        if (strcmp(ids, cases[k].ids)) fail_msg("%s: ids [%s], not transformers' [%s]", cases[k].cfg, ids, cases[k].ids);
+        free(ids);
+        assert_non_null(strstr(r.out, "\n             (GPT-2 byte-level BPE, BOS put first: tokenizer_config.json's "
+                                      "add_bos_token; ␣ marks a space that belongs to the token)\n"));
+        tu_free(&r);
+    }
+    tu_free(&plain);
+    /* the first token is the figure's first row and column */
+    const char *bos = "{\"add_bos_token\": true}";
+    write_text(path, bos, strlen(bos));
+    run_attnviz(&r, NULL, "--model", dir, "-q", "--format", "svg", "--figures", "grid", "-o", tu_in(f, "o"),
+                "the cat", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    char *svg = tu_slurp_file(tu_in(f, "o/layer0.svg"), NULL);
+    assert_non_null(svg);
+    const char *a = strstr(svg, "text-anchor=\"end\" fill=\"#222222\">&lt;|endoftext|&gt;</text>");
+    const char *b = a ? strstr(a, "text-anchor=\"end\" fill=\"#222222\">the</text>") : NULL;
+    const char *c = b ? strstr(b, "text-anchor=\"end\" fill=\"#222222\">␣cat</text>") : NULL;
+    if (!c) fail_msg("layer0.svg's rows are not [<|endoftext|>] [the] [␣cat]");
+    free(svg);
+    /* --generate continues after [<|endoftext|>] [the] [␣cat], as the converted tokenizer.json's folder does */
+    run_attnviz(&r, NULL, "--model", dir, "-q", "--no-plot", "--generate", "4", "the cat", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    assert_int_equal(mkdir(fast, 0755), 0);
+    make_gpt2(fast, cfg_json);
+    for (int i = 0; i < 2; i++) {
+        static const char *const name[] = {"vocab.json", "merges.txt"};
+        snprintf(path, sizeof path, "%s/%s", fast, name[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(json);
+    cJSON *root = cJSON_Parse(json);
+    free(json);
+    assert_non_null(root);
+    cJSON_AddItemToObject(root, "post_processor", cJSON_Parse(
+        "{\"type\":\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"<|endoftext|>\",\"type_id\":0}},"
+        "{\"Sequence\":{\"id\":\"A\",\"type_id\":0}}],\"pair\":[{\"SpecialToken\":{\"id\":\"<|endoftext|>\","
+        "\"type_id\":0}},{\"Sequence\":{\"id\":\"A\",\"type_id\":0}},{\"Sequence\":{\"id\":\"B\",\"type_id\":1}}],"
+        "\"special_tokens\":{\"<|endoftext|>\":{\"id\":\"<|endoftext|>\",\"ids\":[50256],"
+        "\"tokens\":[\"<|endoftext|>\"]}}}"));
+    json = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    snprintf(path, sizeof path, "%s/tokenizer.json", fast);
+    write_text(path, json, strlen(json));
+    free(json);
+    tu_result g;
+    run_attnviz(&g, NULL, "--model", fast, "-q", "--no-plot", "--generate", "4", "the cat", NULL);
+    if (g.code != 0) fail_msg("exit %d: %s", g.code, g.err);
+    assert_non_null(strstr(r.out, "  generate    greedy, "));
+    assert_string_equal(r.out, g.out);
+    tu_free(&g);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "--model", fast, "--no-plot", "the cat", NULL); /* and that folder's ids are those */
+    char *ids = trace_ids(r.out);
+    assert_non_null(ids);
+    assert_string_equal(ids, "50256, 1169, 3797");
+    free(ids);
+    tu_free(&r);
+    /* refused, naming the file and the value */
+    static const struct { const char *cfg, *msg; } bad[] = {
+        {"{\"add_bos_token\": \"yes\"}", "\"add_bos_token\" is \"yes\"; it must be true or false (null or absent: no "
+                                         "token first)"},
+        {"{\"add_bos_token\": true, \"bos_token\": \"<s>\"}", "bos_token \"<s>\" is not a token of %s (add_bos_token "
+                                                              "true puts it first)"},
+        {"{\"add_bos_token\": true, \"bos_token\": 5}", "\"bos_token\" is 5; it must be a token's text, as "
+                                                        "\"<|endoftext|>\" (absent: \"<|endoftext|>\", which "
+                                                        "add_bos_token true puts first)"},
+    };
+    snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        write_text(path, bad[k].cfg, strlen(bad[k].cfg));
+        run_attnviz(&r, NULL, "--model", dir, "--no-plot", "the cat", NULL);
+        char msg[9000], want[9400];
+        snprintf(msg, sizeof msg, bad[k].msg, sh_in(dir, "vocab.json"));
+        snprintf(want, sizeof want, "attnviz: error: %s: %s\n", sh_in(dir, "tokenizer_config.json"), msg);
+        assert_int_equal(r.code, 2);
+        assert_string_equal(r.err, want);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+    }
+}
+
 /* A GPT-2 folder as save_pretrained leaves it after a token was added (tokenizer.add_special_tokens({"pad_token":
  * "<pad>"}), model.resize_token_embeddings(50258)): vocab.json and merges.txt as GPT-2's, added_tokens.json
  * {"<pad>": 50257}, and tokenizer.json holding "<pad>" as an added token. Hugging Face's tokenizer (the fast one
@@ -4522,6 +4649,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_scale_attn_weights_null_runs_unscaled, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gpt2_fast_tokenizer_does_not_read_add_bos_token, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_gpt2_vocab_json_reads_add_bos_token, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_unwritable_folder_fails_before_the_work, tu_setup_tmpdir,

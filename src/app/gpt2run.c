@@ -455,6 +455,54 @@ static av_status count_added_tokens(const av_bpe *bpe, const char *path, int *n,
     return st;
 }
 
+/* A GPT-2 folder's tokenizer_config.json beside vocab.json and merges.txt (dir): with "add_bos_token": true,
+ * r->bos_first = 1 and r->bos_id = the vocab.json id of its "bos_token" (a string, or an object whose "content"
+ * is one; absent: "<|endoftext|>"), as transformers does: AutoTokenizer converts the slow GPT2Tokenizer, which
+ * reads both keys (tokenization_gpt2.py __init__, bos_token="<|endoftext|>"), to GPT2TokenizerFast with
+ * GPT2Converter, whose post_processor is TemplateProcessing "{bos}:0 $A:0" under add_bos_token
+ * (convert_slow_tokenizer.py), as GPT2Tokenizer's build_inputs_with_special_tokens puts [bos_token_id] first.
+ * `--model T "the cat"` gave [1169, 3797] where transformers gives [50256, 1169, 3797]. No file, false, null or
+ * absent: nothing first. Errors, AV_EUSAGE naming the file: av_read_regular_file's, av_dangling_link's,
+ * av_json_parse_object's; an add_bos_token neither boolean nor null, a bos_token that is no text
+ * (av_json_wrong_kind); "PATH: bos_token \"<s>\" is not a token of DIR/vocab.json (add_bos_token true puts it
+ * first)". */
+static av_status read_bos_config(av_gpt2run *r, av_err *err) {
+    char path[4200], named[4200], *text = NULL;
+    size_t len = 0;
+    av_path_join(path, sizeof path, r->dir, "tokenizer_config.json");
+    av_status st = access(path, F_OK) != 0 ? av_dangling_link(path, err) : AV_OK; /* a link to nothing: no file */
+    if (st || access(path, F_OK) != 0) return st; /* not fopen: a FIFO there waited for a writer forever */
+    if ((st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
+    cJSON *root = NULL;
+    av_shown_word(named, sizeof named, path);
+    st = av_json_parse_object(&root, text, len, NULL, named, err);
+    free(text);
+    const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
+    const cJSON *bt = cJSON_GetObjectItemCaseSensitive(root, "bos_token");
+    if (cJSON_IsObject(bt)) bt = cJSON_GetObjectItemCaseSensitive(bt, "content"); /* an AddedToken's dict */
+    if (!st && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
+        st = av_json_wrong_kind(named, "\"add_bos_token\"", add, "true or false (null or absent: no token first)", err);
+    else if (!st && cJSON_IsTrue(add) && bt && !cJSON_IsString(bt))
+        st = av_json_wrong_kind(named, "\"bos_token\"", bt, "a token's text, as \"<|endoftext|>\" (absent: "
+                                "\"<|endoftext|>\", which add_bos_token true puts first)", err);
+    else if (!st && cJSON_IsTrue(add)) {
+        const char *tok = bt ? bt->valuestring : "<|endoftext|>";
+        int32_t id = av_bpe_find_text(r->bpe, tok, strlen(tok)); /* vocab.json's key, as Python's encoder */
+        char shown[80], vocab[4200];
+        if (id < 0) {
+            av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
+            if (bt) av_json_shown(shown, sizeof shown, bt);
+            else snprintf(shown, sizeof shown, "\"%s\" (transformers' default)", tok);
+            st = av_fail(err, AV_EUSAGE, "%s: bos_token %s is not a token of %s (add_bos_token true puts it first)",
+                         named, shown, AV_SHOWN_WORD(vocab, 4200));
+        } else {
+            r->bos_first = 1, r->bos_id = id;
+        }
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
 /* vocab.json and merges.txt; a folder with neither but tokenizer.json is read from that (above), but a folder
  * --train wrote, whose toy vocabulary is checked token by token in vocab.json and merges.txt. A folder whose
  * added_tokens.json adds tokens vocab.json does not hold is read from its tokenizer.json, which holds them too,
@@ -504,6 +552,7 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
                        "import AutoTokenizer; AutoTokenizer.from_pretrained('.').save_pretrained('.')\"",
                        AV_SHOWN_WORD(added, 4200), n_added, n_added == 1 ? "" : "s", first, first_id,
                        n_added == 1 ? "" : ", ...", first);
+    if (!r->task[0] && (st = read_bos_config(r, err))) return st;
     int V = r->g.cfg.vocab_size, bv = av_bpe_vocab_size(r->bpe);
     if (bv > V) /* fewer is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has %d tokens, ids 0..%d, but config.json's vocab_size is %d: token id %d "
@@ -604,6 +653,12 @@ static av_status tokenize(av_gpt2run *r, av_tokens *labels, const av_options *o,
     if (st) return st;
     st = r->hftok ? av_hftok_encode(r->hftok, r->text, len, &r->ids, &n, err)
                   : av_bpe_encode(r->bpe, r->text, len, &r->ids, &n, err);
+    if (!st && r->bos_first) { /* tokenizer_config.json's add_bos_token, as hftok.h puts its BOS first */
+        int32_t *all = realloc(r->ids, (n + 1) * sizeof *all);
+        if (!all) return av_fail(err, AV_ERUNTIME, "out of memory");
+        memmove(all + 1, all, n * sizeof *all);
+        all[0] = r->bos_id, r->ids = all, n++;
+    }
     if (st) return st;
     if (n == 0 && len == 0) return av_fail(err, AV_EUSAGE, "the sentence is empty: there is nothing to tokenize");
     if (n == 0) /* a tokenizer.json Split with behavior Removed can drop every character */
@@ -664,6 +719,10 @@ size_t av_gpt2run_label(char *out, size_t cap, const av_gpt2run *r, int32_t id) 
     if (has_token(r, id)) return r->hftok ? av_hftok_label(out, cap, r->hftok, id) : av_bpe_label(out, cap, r->bpe, id);
     int n = snprintf(out, cap, "<id %d>", (int)id);
     return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+int32_t av_gpt2run_bos(const av_gpt2run *r) {
+    return r->hftok ? av_hftok_bos(r->hftok) : r->bos_first ? r->bos_id : -1;
 }
 
 int av_gpt2run_argmax(const float *logits, int row, int V) {

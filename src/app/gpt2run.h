@@ -1,7 +1,8 @@
 /* gpt2run.h - the --model path: a GPT-2-layout folder run end to end.
  *
  *   DIR → config.json + model.safetensors (nn/gpt2.h, weights mmapped)
- *       + vocab.json + merges.txt (text/bpe.h), or in a folder with neither
+ *       + vocab.json + merges.txt (text/bpe.h; tokenizer_config.json's add_bos_token
+ *         puts its bos_token first, as transformers' GPT2Tokenizer), or in a folder with neither
  *         tokenizer.json (text/hftok.h; hftok set, bpe NULL), and so in a folder
  *         whose added_tokens.json adds tokens vocab.json does not hold
  *   sentence → token ids (byte-level BPE) → the forward pass, every layer
@@ -65,6 +66,9 @@ typedef struct {
     int added_tokens;                  /* a GPT-2 folder's tokenizer.json read in place of its vocab.json and
                                           merges.txt for the tokens its added_tokens.json adds past them: their
                                           count, or 0 */
+    int bos_first;                     /* 1: a GPT-2 folder read from vocab.json and merges.txt puts bos_id first,
+                                          as its tokenizer_config.json's "add_bos_token": true makes transformers do */
+    int32_t bos_id;                    /* (gpt2run.c read_bos_config) */
     float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
     char *generated;                   /* --generate's lines as printed (av_gpt2run_generate's copy), for the
                                           --html page's trace; NULL without --html or --generate */
@@ -184,6 +188,11 @@ int av_gpt2run_argmax(const float *logits, int row, int V);
 
 /* 1 if DIR/config.json names model_type llama or qwen2. */
 int av_llamarun_is_llama(const char *dir);
+/* The id the tokenizer puts before the sentence's tokens (r->ids[0]), or -1: tokenizer.json's (hftok.h
+ * av_hftok_bos) or, read from vocab.json, tokenizer_config.json's add_bos_token (r->bos_first). The traces
+ * then say ", BOS put first". No errors. */
+int32_t av_gpt2run_bos(const av_gpt2run *r);
+
 /* Load the weights and tokenizer.json; mirror the sizes into r->g.cfg. Errors: nn/llama.h's, text/hftok.h's, and a
  * tokenizer larger than vocab_size (AV_EUSAGE). */
 av_status av_llamarun_load(av_gpt2run *r, av_err *err);

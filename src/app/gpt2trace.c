@@ -158,7 +158,8 @@ static void header(const tctx *t, const av_tokens *labels) {
         fprintf(f, "\n             (tokenizer.json, %s: the folder has no vocab.json and merges.txt; ␣ marks a space that "
                 "belongs to the token)\n", av_hftok_kind_name(t->r->hftok));
     else
-        fprintf(f, "\n             (GPT-2 byte-level BPE; ␣ marks a space that belongs to the token)\n");
+        fprintf(f, "\n             (GPT-2 byte-level BPE%s; ␣ marks a space that belongs to the token)\n",
+                av_gpt2run_bos(t->r) >= 0 ? ", BOS put first: tokenizer_config.json's add_bos_token" : "");
     print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   d_k = %d/%d = %d   vocab V = %d\n", t->T, t->L,
             t->C, t->H, t->C, t->H, t->D, t->V);
@@ -391,7 +392,7 @@ static void llama_header(const tctx *t, const av_tokens *labels) {
     fprintf(f, "  tokens     ");
     av_trace_print_tokens(f, labels);
     fprintf(f, "\n             (tokenizer.json, %s%s; ␣ marks a space that belongs to the token)\n",
-            av_hftok_kind_name(t->r->hftok), av_hftok_bos(t->r->hftok) >= 0 ? ", BOS put first" : "");
+            av_hftok_kind_name(t->r->hftok), av_gpt2run_bos(t->r) >= 0 ? ", BOS put first" : "");
     print_byte_hint(f, labels);
     fprintf(f, "  T = %d   layers L = %d   d_model = %d   heads H = %d   K/V heads = %d   d_k = %d   d_ff = %d   vocab V = %d\n",
             t->T, t->L, t->C, t->H, KVH, t->D, c->n_inter, t->V);

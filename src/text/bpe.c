@@ -300,6 +300,11 @@ static int32_t id_of_text(const av_bpe *b, const char *s, size_t n, av_err *err)
     return id;
 }
 
+int32_t av_bpe_find_text(const av_bpe *b, const char *s, size_t len) {
+    av_err scratch = {{0}};
+    return id_of_text(b, s, len, &scratch);
+}
+
 av_status av_bpe_add_merge(av_bpe *b, const char *left, size_t llen, const char *right, size_t rlen,
                            av_err *err) {
     if (b->re) return av_fail(err, AV_EUSAGE, "merges must be added before av_bpe_finish");

@@ -186,6 +186,10 @@ int32_t av_bpe_eot_id(const av_bpe *b);
 
 /* Id of the token whose raw bytes are s[0..len), or -1. */
 int32_t av_bpe_find(const av_bpe *b, const char *s, size_t len);
+/* Id of the token whose vocab.json key (byte-level text, "Ġcat" for " cat") is s[0..len), as transformers'
+ * GPT2Tokenizer looks up a token such as its bos_token, or -1 (also for a character outside the byte-level
+ * alphabet, which no key holds). No errors. */
+int32_t av_bpe_find_text(const av_bpe *b, const char *s, size_t len);
 
 /* Number of merges (50,000 for GPT-2). */
 int32_t av_bpe_n_merges(const av_bpe *b);
