@@ -2595,6 +2595,64 @@ static void test_gpt2_vocab_json_reads_add_bos_token(void **state) {
     }
 }
 
+/* tokenizer_config.json {"add_prefix_space": true} in a GPT-2 folder, read from vocab.json and merges.txt or from
+ * tokenizer.json alone: transformers' GPT2TokenizerFast (what AutoTokenizer gives for both) sets it on the
+ * ByteLevel pre_tokenizer in __init__ (tokenization_gpt2_fast.py), which then puts a space before a text that
+ * does not start with one, so "the cat" is " the cat": "Ġthe" 262, "Ġcat" 3797 in vocab.json. attnviz ran "the
+ * cat" as [1169, 3797] without a word. Now refused (exit 2) naming the file and the way out, typing the space,
+ * which gives those ids; false runs as without the file. */
+static void test_gpt2_add_prefix_space_is_not_ignored(void **state) {
+    tu_fixture *f = *state;
+    char *dir[2] = {strdup(tu_in(f, "slow")), strdup(tu_in(f, "fast"))}, path[4400];
+    assert_true(dir[0] && dir[1]);
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(mkdir(dir[d], 0755), 0);
+        make_gpt2(dir[d], "{\"n_layer\": 1, \"n_head\": 2, \"n_embd\": 8, \"n_positions\": 16, \"vocab_size\": 50257}");
+    }
+    for (int i = 0; i < 2; i++) { /* the second folder holds tokenizer.json only */
+        static const char *const name[] = {"vocab.json", "merges.txt"};
+        snprintf(path, sizeof path, "%s/%s", dir[1], name[i]);
+        assert_int_equal(unlink(path), 0);
+    }
+    char *json = hf_gpt2_tokenizer_json(HF_BYTE_LEVEL, 0);
+    assert_non_null(json);
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir[1]);
+    write_text(path, json, strlen(json));
+    free(json);
+    for (int d = 0; d < 2; d++) {
+        tu_result r, plain;
+        run_attnviz(&plain, NULL, "--model", dir[d], "--no-plot", "the cat", NULL);
+        assert_int_equal(plain.code, 0);
+        snprintf(path, sizeof path, "%s/tokenizer_config.json", dir[d]);
+        write_text(path, "{\"add_prefix_space\": true}", 26);
+        run_attnviz(&r, NULL, "--model", dir[d], "--no-plot", "the cat", NULL);
+        char want[9000];
+        snprintf(want, sizeof want, "attnviz: error: %s: \"add_prefix_space\" is true: transformers' GPT-2 tokenizer "
+                 "then puts a space before a text that does not start with one (\"the cat\" is read as \" the cat\"), "
+                 "and attnviz runs the text as typed; allowed: false, null or absent (type the space instead: \" the "
+                 "cat\")\n", sh_in(dir[d], "tokenizer_config.json"));
+        if (r.code != 2) fail_msg("%s: exit %d, not 2: %s", dir[d], r.code, r.out);
+        assert_string_equal(r.err, want);
+        assert_string_equal(r.out, "");
+        tu_free(&r);
+        write_text(path, "{\"add_prefix_space\": false}", 27);
+        run_attnviz(&r, NULL, "--model", dir[d], "--no-plot", "the cat", NULL);
+        assert_int_equal(r.code, 0);
+        assert_string_equal(r.out, plain.out);
+        tu_free(&r);
+        run_attnviz(&r, NULL, "--model", dir[d], "--no-plot", " the cat", NULL); /* the way out: transformers' ids */
+        assert_int_equal(r.code, 0);
+        char *ids = trace_ids(r.out);
+        assert_non_null(ids);
+        assert_string_equal(ids, "262, 3797");
+        free(ids);
+        tu_free(&r);
+        tu_free(&plain);
+    }
+    free(dir[0]);
+    free(dir[1]);
+}
+
 /* A GPT-2 folder as save_pretrained leaves it after a token was added (tokenizer.add_special_tokens({"pad_token":
  * "<pad>"}), model.resize_token_embeddings(50258)): vocab.json and merges.txt as GPT-2's, added_tokens.json
  * {"<pad>": 50257}, and tokenizer.json holding "<pad>" as an added token. Hugging Face's tokenizer (the fast one
@@ -4650,6 +4708,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gpt2_fast_tokenizer_does_not_read_add_bos_token, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_gpt2_vocab_json_reads_add_bos_token, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_gpt2_add_prefix_space_is_not_ignored, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_reference_needs_no_openblas, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_home_folder_in_the_titles_is_tilde, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_unwritable_folder_fails_before_the_work, tu_setup_tmpdir,

@@ -388,6 +388,67 @@ static av_status check_present(const char *dir, const char *name, const char *in
     return av_fail(err, AV_EUSAGE, "--model %s has no %s; %s", named, name, MODEL_FOLDER);
 }
 
+/* A GPT-2 folder's tokenizer_config.json beside vocab.json and merges.txt (dir): with "add_bos_token": true,
+ * r->bos_first = 1 and r->bos_id = the vocab.json id of its "bos_token" (a string, or an object whose "content"
+ * is one; absent: "<|endoftext|>"), as transformers does: AutoTokenizer converts the slow GPT2Tokenizer, which
+ * reads both keys (tokenization_gpt2.py __init__, bos_token="<|endoftext|>"), to GPT2TokenizerFast with
+ * GPT2Converter, whose post_processor is TemplateProcessing "{bos}:0 $A:0" under add_bos_token
+ * (convert_slow_tokenizer.py), as GPT2Tokenizer's build_inputs_with_special_tokens puts [bos_token_id] first.
+ * `--model T "the cat"` gave [1169, 3797] where transformers gives [50256, 1169, 3797]. No file, false, null or
+ * absent: nothing first. Only with slow (the folder's vocab.json path): GPT2TokenizerFast reading tokenizer.json
+ * leaves add_bos_token unused (hftok.h AV_HFTOK_BOS_GPT2_FAST). In both, "add_prefix_space": true is refused:
+ * GPT2Tokenizer's prepare_for_tokenization, and GPT2TokenizerFast's __init__, which sets it on tokenizer.json's
+ * ByteLevel pre_tokenizer too, put a space before the text ("the cat" is " the cat", [262, 3797]), which attnviz
+ * does not; it ran the text unchanged without a word. Errors, AV_EUSAGE naming the file: av_read_regular_file's,
+ * av_dangling_link's, av_json_parse_object's; an add_bos_token or add_prefix_space neither boolean nor null, a
+ * bos_token that is no text (av_json_wrong_kind); "PATH: bos_token \"<s>\" is not a token of DIR/vocab.json
+ * (add_bos_token true puts it first)"; "PATH: \"add_prefix_space\" is true: ...". */
+static av_status read_tokenizer_config(av_gpt2run *r, int slow, av_err *err) {
+    char path[4200], named[4200], *text = NULL;
+    size_t len = 0;
+    av_path_join(path, sizeof path, r->dir, "tokenizer_config.json");
+    av_status st = access(path, F_OK) != 0 ? av_dangling_link(path, err) : AV_OK; /* a link to nothing: no file */
+    if (st || access(path, F_OK) != 0) return st; /* not fopen: a FIFO there waited for a writer forever */
+    if ((st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
+    cJSON *root = NULL;
+    av_shown_word(named, sizeof named, path);
+    st = av_json_parse_object(&root, text, len, NULL, named, err);
+    free(text);
+    const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
+    const cJSON *bt = cJSON_GetObjectItemCaseSensitive(root, "bos_token");
+    if (cJSON_IsObject(bt)) bt = cJSON_GetObjectItemCaseSensitive(bt, "content"); /* an AddedToken's dict */
+    const cJSON *aps = cJSON_GetObjectItemCaseSensitive(root, "add_prefix_space");
+    if (!st && aps && !cJSON_IsNull(aps) && !cJSON_IsBool(aps))
+        st = av_json_wrong_kind(named, "\"add_prefix_space\"", aps, "true or false (null or absent: false)", err);
+    else if (!st && cJSON_IsTrue(aps))
+        st = av_fail(err, AV_EUSAGE, "%s: \"add_prefix_space\" is true: transformers' GPT-2 tokenizer then puts a "
+                     "space before a text that does not start with one (\"the cat\" is read as \" the cat\"), and "
+                     "attnviz runs the text as typed; allowed: false, null or absent (type the space instead: "
+                     "\" the cat\")", named);
+    if (!slow) add = NULL, bt = NULL; /* GPT2TokenizerFast keeps add_bos_token unused */
+    if (!st && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
+        st = av_json_wrong_kind(named, "\"add_bos_token\"", add, "true or false (null or absent: no token first)", err);
+    else if (!st && cJSON_IsTrue(add) && bt && !cJSON_IsString(bt))
+        st = av_json_wrong_kind(named, "\"bos_token\"", bt, "a token's text, as \"<|endoftext|>\" (absent: "
+                                "\"<|endoftext|>\", which add_bos_token true puts first)", err);
+    else if (!st && cJSON_IsTrue(add)) {
+        const char *tok = bt ? bt->valuestring : "<|endoftext|>";
+        int32_t id = av_bpe_find_text(r->bpe, tok, strlen(tok)); /* vocab.json's key, as Python's encoder */
+        char shown[80], vocab[4200];
+        if (id < 0) {
+            av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
+            if (bt) av_json_shown(shown, sizeof shown, bt);
+            else snprintf(shown, sizeof shown, "\"%s\" (transformers' default)", tok);
+            st = av_fail(err, AV_EUSAGE, "%s: bos_token %s is not a token of %s (add_bos_token true puts it first)",
+                         named, shown, AV_SHOWN_WORD(vocab, 4200));
+        } else {
+            r->bos_first = 1, r->bos_id = id;
+        }
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
 /* A GPT-2 folder saved with its fast tokenizer only (tokenizer.json, no vocab.json and merges.txt: "has no
  * vocab.json" refused it though attnviz reads tokenizer.json for Llama; a user's report): its byte-level BPE
  * through text/hftok.h, which GPT-2's tokenizer.json (pre_tokenizer ByteLevel, the same vocabulary and merges)
@@ -401,6 +462,7 @@ static av_status load_tokenizer_json(av_gpt2run *r, const char *path, av_err *er
     char note[640];
     if (av_hftok_note(note, sizeof note, r->hftok))
         av_message(stderr, "attnviz: note: %s: %s\n", AV_SHOWN_WORD(path, 4200), note);
+    if ((st = read_tokenizer_config(r, 0, err))) return st; /* its add_prefix_space */
     if (av_hftok_bos_note(r->hftok)) av_message(stderr, "attnviz: note: %s\n", av_hftok_bos_note(r->hftok));
     int top = av_hftok_vocab_size(r->hftok) - 1, V = r->g.cfg.vocab_size; /* the largest id, vocabulary or added */
     if (top >= V) /* below is fine: a checkpoint may pad vocab_size past its tokenizer */
@@ -455,54 +517,6 @@ static av_status count_added_tokens(const av_bpe *bpe, const char *path, int *n,
     return st;
 }
 
-/* A GPT-2 folder's tokenizer_config.json beside vocab.json and merges.txt (dir): with "add_bos_token": true,
- * r->bos_first = 1 and r->bos_id = the vocab.json id of its "bos_token" (a string, or an object whose "content"
- * is one; absent: "<|endoftext|>"), as transformers does: AutoTokenizer converts the slow GPT2Tokenizer, which
- * reads both keys (tokenization_gpt2.py __init__, bos_token="<|endoftext|>"), to GPT2TokenizerFast with
- * GPT2Converter, whose post_processor is TemplateProcessing "{bos}:0 $A:0" under add_bos_token
- * (convert_slow_tokenizer.py), as GPT2Tokenizer's build_inputs_with_special_tokens puts [bos_token_id] first.
- * `--model T "the cat"` gave [1169, 3797] where transformers gives [50256, 1169, 3797]. No file, false, null or
- * absent: nothing first. Errors, AV_EUSAGE naming the file: av_read_regular_file's, av_dangling_link's,
- * av_json_parse_object's; an add_bos_token neither boolean nor null, a bos_token that is no text
- * (av_json_wrong_kind); "PATH: bos_token \"<s>\" is not a token of DIR/vocab.json (add_bos_token true puts it
- * first)". */
-static av_status read_bos_config(av_gpt2run *r, av_err *err) {
-    char path[4200], named[4200], *text = NULL;
-    size_t len = 0;
-    av_path_join(path, sizeof path, r->dir, "tokenizer_config.json");
-    av_status st = access(path, F_OK) != 0 ? av_dangling_link(path, err) : AV_OK; /* a link to nothing: no file */
-    if (st || access(path, F_OK) != 0) return st; /* not fopen: a FIFO there waited for a writer forever */
-    if ((st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
-    cJSON *root = NULL;
-    av_shown_word(named, sizeof named, path);
-    st = av_json_parse_object(&root, text, len, NULL, named, err);
-    free(text);
-    const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
-    const cJSON *bt = cJSON_GetObjectItemCaseSensitive(root, "bos_token");
-    if (cJSON_IsObject(bt)) bt = cJSON_GetObjectItemCaseSensitive(bt, "content"); /* an AddedToken's dict */
-    if (!st && add && !cJSON_IsNull(add) && !cJSON_IsBool(add))
-        st = av_json_wrong_kind(named, "\"add_bos_token\"", add, "true or false (null or absent: no token first)", err);
-    else if (!st && cJSON_IsTrue(add) && bt && !cJSON_IsString(bt))
-        st = av_json_wrong_kind(named, "\"bos_token\"", bt, "a token's text, as \"<|endoftext|>\" (absent: "
-                                "\"<|endoftext|>\", which add_bos_token true puts first)", err);
-    else if (!st && cJSON_IsTrue(add)) {
-        const char *tok = bt ? bt->valuestring : "<|endoftext|>";
-        int32_t id = av_bpe_find_text(r->bpe, tok, strlen(tok)); /* vocab.json's key, as Python's encoder */
-        char shown[80], vocab[4200];
-        if (id < 0) {
-            av_path_join(vocab, sizeof vocab, r->dir, "vocab.json");
-            if (bt) av_json_shown(shown, sizeof shown, bt);
-            else snprintf(shown, sizeof shown, "\"%s\" (transformers' default)", tok);
-            st = av_fail(err, AV_EUSAGE, "%s: bos_token %s is not a token of %s (add_bos_token true puts it first)",
-                         named, shown, AV_SHOWN_WORD(vocab, 4200));
-        } else {
-            r->bos_first = 1, r->bos_id = id;
-        }
-    }
-    cJSON_Delete(root);
-    return st;
-}
-
 /* vocab.json and merges.txt; a folder with neither but tokenizer.json is read from that (above), but a folder
  * --train wrote, whose toy vocabulary is checked token by token in vocab.json and merges.txt. A folder whose
  * added_tokens.json adds tokens vocab.json does not hold is read from its tokenizer.json, which holds them too,
@@ -552,7 +566,7 @@ static av_status load_tokenizer(av_gpt2run *r, av_err *err) {
                        "import AutoTokenizer; AutoTokenizer.from_pretrained('.').save_pretrained('.')\"",
                        AV_SHOWN_WORD(added, 4200), n_added, n_added == 1 ? "" : "s", first, first_id,
                        n_added == 1 ? "" : ", ...", first);
-    if (!r->task[0] && (st = read_bos_config(r, err))) return st;
+    if (!r->task[0] && (st = read_tokenizer_config(r, 1, err))) return st;
     int V = r->g.cfg.vocab_size, bv = av_bpe_vocab_size(r->bpe);
     if (bv > V) /* fewer is fine: a checkpoint may pad vocab_size past its tokenizer */
         return av_fail(err, AV_EUSAGE, "%s has %d tokens, ids 0..%d, but config.json's vocab_size is %d: token id %d "

@@ -68,7 +68,7 @@ typedef struct {
                                           count, or 0 */
     int bos_first;                     /* 1: a GPT-2 folder read from vocab.json and merges.txt puts bos_id first,
                                           as its tokenizer_config.json's "add_bos_token": true makes transformers do */
-    int32_t bos_id;                    /* (gpt2run.c read_bos_config) */
+    int32_t bos_id;                    /* (gpt2run.c read_tokenizer_config) */
     float *rope_dS;                    /* (L, H) worst |ΔS| when every position moves by AV_LLAMARUN_SHIFT */
     char *generated;                   /* --generate's lines as printed (av_gpt2run_generate's copy), for the
                                           --html page's trace; NULL without --html or --generate */
