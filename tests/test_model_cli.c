@@ -2941,6 +2941,57 @@ static void test_no_pe_figure_says_why(void **state) {
     tu_free(&r);
 }
 
+/* A run that draws nothing into -o leaves an earlier run's figures there: `--model M -o o "1 2 >"` wrote
+ * model.png and layer1.png, then `--model M -o o --figures pe "3 1 4 >"` on that learned-positions model drew
+ * no figure and still said "note: removed 2 files of an earlier run" and removed both, leaving the folder
+ * empty (a new user's pass); the single layer's --positions none --figures pe did the same to head0.png, and
+ * a --dump into -o is no figure either. As GNU tools refuse a no-op that destroys, nothing is removed: the
+ * warning alone, and the earlier files stay. A run that draws a figure still removes them. */
+static void test_run_that_draws_nothing_keeps_earlier_figures(void **state) {
+    tu_fixture *f = *state;
+    make_tiny(f->dir);
+    tu_result r;
+    const char *learned = "attnviz: warning: no pe figure: the model's positions are learned embeddings (wpe, one "
+                          "row of weights per position), not a formula to draw; --model draws pe for RoPE models "
+                          "(Llama, Qwen2)\n";
+    char out[4200], model_png[4300], layer_png[4300];
+    snprintf(out, sizeof out, "%s/o", f->dir);
+    snprintf(model_png, sizeof model_png, "%s/model.png", out);
+    snprintf(layer_png, sizeof layer_png, "%s/layer1.png", out);
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "-o", out, "1 2 >", NULL);
+    if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    assert_true(file_exists(model_png) && file_exists(layer_png));
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "-o", out, "--figures", "pe", "3 1 4 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, learned);
+    tu_free(&r);
+    if (!file_exists(model_png) || !file_exists(layer_png)) fail_msg("a run that drew nothing removed model.png");
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "-o", out, "--dump", out, "--figures", "pe", "3 1 4 >", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    if (!file_exists(model_png) || !file_exists(layer_png)) fail_msg("a --dump into -o removed model.png");
+    /* the single layer, with nothing to draw for pe */
+    char one[4200], head_png[4300];
+    snprintf(one, sizeof one, "%s/one", f->dir);
+    snprintf(head_png, sizeof head_png, "%s/head0.png", one);
+    run_attnviz(&r, NULL, "-q", "-o", one, "a b", NULL);
+    assert_int_equal(r.code, 0);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "-o", one, "--positions", "none", "--figures", "pe", "c d", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "attnviz: warning: no pe figure: --positions none adds no positional encoding\n");
+    tu_free(&r);
+    if (!file_exists(head_png)) fail_msg("--positions none --figures pe removed head0.png");
+    /* a run that draws replaces them, as before */
+    run_attnviz(&r, NULL, "-q", "--model", f->dir, "-o", out, "--figures", "model", "3 1 4 >", NULL);
+    assert_int_equal(r.code, 0);
+    if (!strstr(r.err, "removed 1 file of an earlier run")) fail_msg("no note of layer1.png removed: %s", r.err);
+    tu_free(&r);
+    assert_true(file_exists(model_png));
+    assert_false(file_exists(layer_png));
+}
+
 /* compare_scale.png of a --model names the model's positions once, and never as another kind: on a
  * toy model trained with --positions sinusoidal its title said "positions: sinusoidal" (the model)
  * and then "positions: learned" (the layer's view, whose input already holds the encoding): a
@@ -4679,6 +4730,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_crlf_file_reads_as_text, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_file_drops_only_its_final_line_end, tu_setup_tmpdir, tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_no_pe_figure_says_why, tu_setup_tmpdir, tu_teardown_tmpdir),
+        cmocka_unit_test_setup_teardown(test_run_that_draws_nothing_keeps_earlier_figures, tu_setup_tmpdir,
+                                        tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_compare_scale_names_the_models_positions, tu_setup_tmpdir,
                                         tu_teardown_tmpdir),
         cmocka_unit_test_setup_teardown(test_model_explain_says_trained_without_scale, tu_setup_tmpdir,

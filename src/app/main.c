@@ -378,9 +378,11 @@ static av_status write_outputs(run *r, av_err *err) {
             st = av_figures_compare(&r->cmp, &r->toks, o, &fc, &r->written, err);
         }
     }
+    int dumped = r->written.n; /* the files before --dump's: its own are counted out below */
     if (!st && o->dump_dir)
         st = o->model_dir ? av_gpt2run_dump(&r->gr, &r->toks, o->dump_dir, &r->written, err)
                           : av_dump_all(&r->m, &r->toks, &r->source, o->dump_dir, &r->written, err);
+    dumped = r->written.n - dumped;
     if (figures) say_when_interrupted(o); /* not during --dump's own files, which land all or none */
     if (!st && o->model_dir) {
         st = av_gpt2run_sinks(&r->gr, &r->m, o->compare ? &r->cmp : NULL, &r->toks, o, fc.cmdline, fc.run, &r->written,
@@ -395,7 +397,10 @@ static av_status write_outputs(run *r, av_err *err) {
         if (!st && o->html)
             st = av_page_write(o->compare ? &r->cmp : NULL, &r->m, &r->toks, o, &page, &r->written, err);
     }
-    if (!st && (!o->no_plot || o->html)) /* the -o folder holds this run only */
+    /* the -o folder holds this run only; a run that drew nothing there leaves it as it was: `--model M --figures
+     * pe` of a model with learned positions (or --positions none --figures pe) wrote no figure and still removed
+     * an earlier run's model.png and layer1.png, leaving the folder empty (a new user's pass) */
+    if (!st && (!o->no_plot || o->html) && r->written.n > dumped)
         st = av_figures_remove_stale(o->outdir, o->prefix, fc.run, &r->written, err);
     if (st && figures && av_figures_holds_run(o->outdir, o->prefix, fc.run)) {
         /* a full disk or a file in the way (`cannot write 'out/head1.png': No space left on device`) stopped the
