@@ -2858,7 +2858,7 @@ static void test_no_pe_figure_says_why(void **state) {
     if (r.code != 0) fail_msg("exit %d: %s", r.code, r.err);
     const char *learned = "attnviz: warning: no pe figure: the model's positions are learned embeddings (wpe, one "
                           "row of weights per position), not a formula to draw; --model draws pe for RoPE models "
-                          "(Llama, Qwen2)\n";
+                          "(Llama, Qwen2, and toy models trained with --positions rope)\n";
     assert_string_equal(r.err, learned);
     assert_false(file_exists(tu_in(f, "o/pe.png")));
     tu_free(&r);
@@ -2874,6 +2874,18 @@ static void test_no_pe_figure_says_why(void **state) {
     assert_int_equal(r.code, 0);
     assert_string_equal(r.err, "attnviz: warning: no pe figure: --positions none adds no positional encoding\n");
     assert_false(file_exists(tu_in(f, "qn/pe.png")));
+    tu_free(&r);
+    /* what the warning says draws pe does: a toy model trained with --positions rope (the warning named only
+     * Llama and Qwen2, a new user's pass) */
+    const char *rope = tu_in(f, "rope");
+    run_attnviz(&r, NULL, "-q", "--train", "reverse", "--steps", "2", "--d-model", "16", "--batch", "2", "--positions",
+                "rope", "-o", rope, NULL);
+    if (r.code != 0) fail_msg("--train: exit %d: %s", r.code, r.err);
+    tu_free(&r);
+    run_attnviz(&r, NULL, "-q", "--model", rope, "--figures", "pe", "-o", tu_in(f, "rp"), "3 1 >", NULL);
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.err, "");
+    assert_true(file_exists(tu_in(f, "rp/pe.png")));
     tu_free(&r);
     /* a toy model with sinusoidal positions (--train), then the same folder saying positions none */
     const char *toy = tu_in(f, "toy");
@@ -2953,7 +2965,7 @@ static void test_run_that_draws_nothing_keeps_earlier_figures(void **state) {
     tu_result r;
     const char *learned = "attnviz: warning: no pe figure: the model's positions are learned embeddings (wpe, one "
                           "row of weights per position), not a formula to draw; --model draws pe for RoPE models "
-                          "(Llama, Qwen2)\n";
+                          "(Llama, Qwen2, and toy models trained with --positions rope)\n";
     char out[4200], model_png[4300], layer_png[4300];
     snprintf(out, sizeof out, "%s/o", f->dir);
     snprintf(model_png, sizeof model_png, "%s/model.png", out);

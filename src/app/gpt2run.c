@@ -1451,7 +1451,8 @@ static void note_no_pe(const av_gpt2run *gr, const av_options *o) {
     } else
         av_message(stderr, "attnviz: %s: no pe figure: %s\n", kind,
                 p == AV_POS_LEARNED ? "the model's positions are learned embeddings (wpe, one row of weights per "
-                                      "position), not a formula to draw; --model draws pe for RoPE models (Llama, Qwen2)"
+                                      "position), not a formula to draw; --model draws pe for RoPE models (Llama, Qwen2, "
+                                      "and toy models trained with --positions rope)"
                                     : "the model adds no positional encoding (attnviz.positions none in config.json)");
 }
 
