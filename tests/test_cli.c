@@ -512,10 +512,10 @@ static void test_text_taken_as_an_options_value_is_named(void **state) {
         {"--explain", "the cat sat", "attnviz: error: --explain 'the cat sat' must be QUERY,KEY (token indices or "
                                      "token text), e.g. 1,3 or love,learning\n"},
         {"--title", "I love you", "attnviz: error: no sentence given (the last argument, 'I love you', is the value "
-                                  "of --title: the text goes after it); try: attnviz --heads 8 \"I love deep "
-                                  "learning\" (or -f FILE, or -f - for stdin)\n"},
+                                  "of --title: the text goes after it); try: attnviz --title 'I love you' \"I "
+                                  "love deep learning\" (or -f FILE, or -f - for stdin)\n"},
         {"-o", "out", "attnviz: error: no sentence given (the last argument, out, is the value of -o: the text goes "
-                      "after it); try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
+                      "after it); try: attnviz --outdir out \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
         /* a sentence with a comma has --explain's form: only the hint can say where it went */
         {"--explain", "I love, you", "attnviz: error: no sentence given (the last argument, 'I love, you', is the "
                                      "value of --explain: the text goes after it); try: attnviz --heads 8 \"I love "
@@ -534,6 +534,45 @@ static void test_text_taken_as_an_options_value_is_named(void **state) {
     if (r.code != 2 || strstr(r.err, "the last argument") || !strstr(r.err, "no sentence given;"))
         fail_msg("exit %d: %s", r.code, r.err);
     tu_free(&r);
+}
+
+/* The command "no sentence given" suggests keeps the options typed and runs as pasted: `attnviz --heads 2` was
+ * told "try: attnviz --heads 8 \"I love deep learning\"" (the typed --heads 2 changed to 8) and `-o x --heads 2
+ * -q` lost -o x and -q (a new user's pass). Each option comes back as "--NAME VALUE", the value one shell word as
+ * typed, in the order typed (flags after); --heads 8 is the example only when no option was typed, and --explain,
+ * which names the user's own sentence's tokens, is left out. The wanted commands are written out by hand, and
+ * the one with 'a b' is run by /bin/sh, in a fresh folder, as a user pastes it: exit 0, head0.png in 'a b'. */
+static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
+    (void)state;
+    static const struct { const char *args[8], *want; } cases[] = {
+        {{"--heads", "2", NULL}, "attnviz: error: no sentence given; try: attnviz --heads 2 \"I love deep learning\" "
+                                 "(or -f FILE, or -f - for stdin)\n"},
+        {{"-o", "a b", "--heads", "2", "-q", "--cmap=magma", NULL},
+         "attnviz: error: no sentence given; try: attnviz --outdir 'a b' --heads 2 --cmap magma --quiet \"I love deep "
+         "learning\" (or -f FILE, or -f - for stdin)\n"},
+        {{"--explain", "love,deep", "--heads", "2", NULL},
+         "attnviz: error: no sentence given; try: attnviz --heads 2 \"I love deep learning\" (or -f FILE, or -f - for "
+         "stdin)\n"},
+        {{NULL}, "attnviz: error: no sentence given; try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or "
+                 "-f - for stdin)\n"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *argv[10] = {NULL};
+        for (int i = 0; cases[k].args[i]; i++) argv[i] = cases[k].args[i];
+        tu_result r;
+        tu_runv(&r, NULL, NULL, argv);
+        if (r.code != 2 || strcmp(r.err, cases[k].want) != 0)
+            fail_msg("case %zu: exit %d, stderr:\n%s\nwanted:\n%s", k, r.code, r.err, cases[k].want);
+        tu_free(&r);
+    }
+    /* pasted as given: "attnviz" is the binary, the rest as the message has it */
+    char *dir = make_tmpdir(), cmd[9000], png[4200];
+    const char *pasted = "--outdir 'a b' --heads 2 --cmap magma --quiet \"I love deep learning\"";
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s", tu_sh_word(dir), tu_sh_word(tu_bin()), pasted);
+    assert_int_equal(system(cmd), 0);
+    snprintf(png, sizeof png, "%s/a b/head0.png", dir);
+    assert_int_equal(access(png, F_OK), 0);
+    rm_rf(dir);
 }
 
 static void test_usage_errors_exit_2_on_stderr(void **state) {
@@ -3268,7 +3307,8 @@ static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
 static void test_no_sentence_names_the_unread_stdin(void **state) {
     (void)state;
     static const char says[] = "no sentence given (the standard input is %s, which attnviz reads only when told: "
-                               "add a lone - or -f - to read the text from it); try: attnviz --heads 8";
+                               "add a lone - or -f - to read the text from it); try: attnviz --no-plot --quiet "
+                               "\"I love deep learning\"";
     char want[300];
     tu_result r;
     run_attnviz(&r, "I love you\n", "-q", "--no-plot", NULL); /* stdin: a regular file of 11 bytes */
@@ -3278,7 +3318,7 @@ static void test_no_sentence_names_the_unread_stdin(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", NULL); /* an empty file: nothing to read, no hint */
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "no sentence given; try: attnviz --heads 8"));
+    assert_non_null(strstr(r.err, "no sentence given; try: attnviz --no-plot --quiet \"I love deep learning\""));
     tu_free(&r);
     char cmd[4400], err[1024] = "";
     snprintf(cmd, sizeof cmd, "printf 'I love you\\n' | %s -q --no-plot 2>&1 >/dev/null; echo \"exit $?\"",
@@ -6772,6 +6812,7 @@ int main(void) {
         cmocka_unit_test(test_help_figures_default_says_grid_needs_two_heads),
         cmocka_unit_test(test_usage_errors_exit_2_on_stderr),
         cmocka_unit_test(test_text_taken_as_an_options_value_is_named),
+        cmocka_unit_test(test_no_sentence_suggestion_keeps_the_typed_options),
         cmocka_unit_test(test_trace_shows_every_stage),
         cmocka_unit_test(test_same_word_same_row_without_positions),
         cmocka_unit_test(test_equivalent_spellings_are_one_token),

@@ -1929,9 +1929,9 @@ static void test_model_hf_cache_long_command_is_marked_cut(void **state) {
     if (!cmd) fail_msg("stderr: %s", r.err);
     cmd += strlen(want);
     size_t len = strlen(cmd);
-    if (len < 10 || strcmp(cmd + len - 10, "... hello\n") != 0)
+    if (len < 20 || strcmp(cmd + len - 20, "... --no-plot hello\n") != 0)
         fail_msg("the command's word has no \"...\" after its cut: %s", cmd);
-    size_t w = (size_t)(strstr(cmd, "... hello\n") - cmd), keep = w - (full[0] == '\'');
+    size_t w = (size_t)(strstr(cmd, "... --no-plot hello\n") - cmd), keep = w - (full[0] == '\'');
     av_err u;
     assert_true(w <= 397 && w >= 390); /* near the 400 bytes: a whole 深 (3 bytes) and the quotes' room less */
     assert_int_equal(av_utf8_check(cmd, w, &u), AV_OK);
@@ -1967,7 +1967,7 @@ static void test_model_hf_cache_folder(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", cache, "--no-plot", "hello", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json: it is a Hugging Face cache folder, which "
-             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s hello\n",
+             "keeps the model's files in snapshots/<commit>/; run that folder: attnviz --model %s --no-plot hello\n",
              tu_sh_word(cache), tu_sh_word(snap));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
@@ -2011,7 +2011,7 @@ static void test_model_parent_of_model_folders(void **state) {
     tu_result r;
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders reverse and sort hold a "
-             "model each; --model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(runs), in_runs(runs, "reverse"));
+             "model each; --model takes the model's own folder: attnviz --model %s --no-plot '3 1 4 1 5 >'\n", tu_sh_word(runs), in_runs(runs, "reverse"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -2020,7 +2020,7 @@ static void test_model_parent_of_model_folders(void **state) {
     assert_int_equal(unlink(path), 0);
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder sort holds a model; "
-             "--model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(runs), in_runs(runs, "sort"));
+             "--model takes the model's own folder: attnviz --model %s --no-plot '3 1 4 1 5 >'\n", tu_sh_word(runs), in_runs(runs, "sort"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -2033,7 +2033,7 @@ static void test_model_parent_of_model_folders(void **state) {
     }
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders s1, s2, s3, s4 and 2 "
-             "more hold a model each; --model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(runs),
+             "more hold a model each; --model takes the model's own folder: attnviz --model %s --no-plot '3 1 4 1 5 >'\n", tu_sh_word(runs),
              in_runs(runs, "s1"));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
@@ -2053,7 +2053,7 @@ static void test_model_parent_of_model_folders(void **state) {
     char first[4400];
     snprintf(first, sizeof first, "%s/a b", odd);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folders 'a b' and 'it'\\''s' "
-             "hold a model each; --model takes the model's own folder: attnviz --model %s '3 1 4 1 5 >'\n", tu_sh_word(odd),
+             "hold a model each; --model takes the model's own folder: attnviz --model %s --no-plot '3 1 4 1 5 >'\n", tu_sh_word(odd),
              tu_sh_word(first));
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
@@ -2094,7 +2094,7 @@ static void test_model_parent_command_keeps_the_input(void **state) {
         tu_result r, direct;
         run_attnviz(&r, NULL, "--model", runs, "--no-plot", rows[i].a, rows[i].b, NULL);
         snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder reverse holds a "
-                 "model; --model takes the model's own folder: attnviz --model %s %s\n", tu_sh_word(runs),
+                 "model; --model takes the model's own folder: attnviz --model %s --no-plot %s\n", tu_sh_word(runs),
                  in_runs(runs, "reverse"), rows[i].words);
         assert_int_equal(r.code, 2);
         assert_string_equal(r.err, want);
@@ -2152,7 +2152,7 @@ static void test_suggested_command_pastes_back_a_control_character(void **state)
     run_attnviz(&r, NULL, "--model", runs, "--no-plot", "3 1 4 1 5 >", NULL);
     snprintf(want, sizeof want, "attnviz: error: --model %s has no config.json, but its folder "
              "'it'\\''s<U+000D><U+000A><U+001B>x' holds a model; --model takes the model's own folder: attnviz --model "
-             "%s '3 1 4 1 5 >'\n", tu_sh_word(runs), cmd);
+             "%s --no-plot '3 1 4 1 5 >'\n", tu_sh_word(runs), cmd);
     assert_int_equal(r.code, 2);
     assert_string_equal(r.err, want);
     tu_free(&r);
@@ -3852,6 +3852,22 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
              "or -f FILE, or -f - for stdin\n", tu_sh_word(dir));
     if (r0.code != 2 || strcmp(r0.err, want) != 0 || r0.out[0]) fail_msg("exit %d: '%s'", r0.code, r0.err);
     tu_free(&r0);
+    /* the command keeps the other options as typed, each "--NAME VALUE" with the value one shell word (`--model
+     * DIR -o x` was told to try `attnviz --model DIR "I love deep learning"`, without -o x: a new user's pass);
+     * pasted into /bin/sh in a fresh folder it runs and writes 'a b'/model.png */
+    run_attnviz(&r0, NULL, "--model", dir, "--layer", "0", "-q", "-o", "a b", NULL);
+    snprintf(want, sizeof want, "attnviz: error: no input text given (the last argument, 'a b', is the value of -o: "
+             "the text goes after it); try: attnviz --model %s --layer 0 --outdir 'a b' --quiet \"I love deep "
+             "learning\", or -f FILE, or -f - for stdin\n", tu_sh_word(dir));
+    if (r0.code != 2 || strcmp(r0.err, want) != 0) fail_msg("exit %d: '%s'\nwanted '%s'", r0.code, r0.err, want);
+    tu_free(&r0);
+    char cmd[9000], png[4300];
+    snprintf(cmd, sizeof cmd, "cd %s && ", tu_sh_word(tu_in(f, "")));
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s --model %s --layer 0 --outdir 'a b' --quiet \"I love "
+             "deep learning\"", tu_sh_word(tu_bin()), tu_sh_word(dir));
+    assert_int_equal(system(cmd), 0);
+    snprintf(png, sizeof png, "%s/a b/model.png", dir);
+    assert_true(file_exists(png));
     /* an index past the end gets the same words in its error: "3,1" on "3 1 >" meant the token 3 (a new
      * user's report: the error said only "outside 0..2") */
     tu_result r;

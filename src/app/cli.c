@@ -2494,6 +2494,42 @@ static int typed_at(const av_options *o, int row, int argc, char **argv) {
     return argc;
 }
 
+/* The options of o given on the command line argv[0..argc) and named in names[0..n) (NULL: every option but
+ * skip, or every one when skip is NULL), each as pasted_option gives it and a space, in the order typed, into
+ * given (gn bytes), those that do not fit named in left (ln bytes), as av_options_pasted says. Returns the
+ * first one's name, or NULL when none was given. */
+static const char *pasted_options(char *given, size_t gn, char *left, size_t ln, const av_options *o,
+                                  const char *const *names, size_t n, const char *skip, int argc, char **argv) {
+    const char *firsts = NULL;
+    size_t rows[N_OPTS], n_rows = 0;
+    given[0] = left[0] = 0;
+    for (size_t i = 0; i < (names ? n : (size_t)N_OPTS); i++) {
+        const char *name = names ? names[i] : kOpts[i].name;
+        if (!av_option_given(o, name) || (skip && !strcmp(name, skip)) || (!names && !strcmp(name, "file")))
+            continue; /* -f: the caller's command gives the input */
+        size_t row = (size_t)long_option_row(name, strlen(name)), k = n_rows++;
+        for (; k > 0 && typed_at(o, (int)rows[k - 1], argc, argv) > typed_at(o, (int)row, argc, argv); k--)
+            rows[k] = rows[k - 1];
+        rows[k] = row;
+    }
+    for (size_t i = 0; i < n_rows; i++) {
+        size_t k = strlen(given);
+        if (!firsts) firsts = kOpts[rows[i]].name;
+        if (pasted_option(given + k, gn - k - 1, o, kOpts[rows[i]].name)) strcat(given, " ");
+        else snprintf(left + strlen(left), ln - strlen(left), "%s--%s", left[0] ? ", " : "",
+                      kOpts[rows[i]].name);
+    }
+    return firsts;
+}
+
+int av_options_pasted(char *given, size_t gn, char *left, size_t ln, const av_options *o, const char *skip) {
+    int count = 0;
+    if (!pasted_options(given, gn, left, ln, o, NULL, 0, skip, o->argc, o->argv)) return 0;
+    for (int i = 0; i < N_OPTS; i++)
+        count += (o->given >> i & 1u) && !(skip && !strcmp(kOpts[i].name, skip)) && strcmp(kOpts[i].name, "file");
+    return count;
+}
+
 /* Rules that involve more than one option. argv[first..argc) are the words of the sentence, after getopt_long
  * (the options before them in the order typed). */
 static av_status check_combinations(const av_options *o, int first, int argc, char **argv, av_err *err) {
@@ -2530,22 +2566,9 @@ static av_status check_combinations(const av_options *o, int first, int argc, ch
      * typed and whole (pasted_option): it said "attnviz --train reverse --steps ... -o DIR", whose "..." a pasted
      * command took as --steps's value (a learner's pass); one too long for the message is left out, and named */
     char given[400] = "", left[200] = "", word[1200];
-    const char *firsts = NULL;
-    size_t rows[sizeof kTrainOnly / sizeof kTrainOnly[0]], n_rows = 0;
-    for (size_t i = 0; o->train < 0 && i < sizeof kTrainOnly / sizeof kTrainOnly[0]; i++) {
-        if (!av_option_given(o, kTrainOnly[i])) continue;
-        size_t row = (size_t)long_option_row(kTrainOnly[i], strlen(kTrainOnly[i])), k = n_rows++;
-        for (; k > 0 && typed_at(o, (int)rows[k - 1], argc, argv) > typed_at(o, (int)row, argc, argv); k--)
-            rows[k] = rows[k - 1];
-        rows[k] = row;
-    }
-    for (size_t i = 0; i < n_rows; i++) {
-        size_t k = strlen(given);
-        if (!firsts) firsts = kOpts[rows[i]].name;
-        if (pasted_option(given + k, sizeof given - k - 1, o, kOpts[rows[i]].name)) strcat(given, " ");
-        else snprintf(left + strlen(left), sizeof left - strlen(left), "%s--%s", left[0] ? ", " : "",
-                      kOpts[rows[i]].name);
-    }
+    const char *firsts = o->train < 0 ? pasted_options(given, sizeof given, left, sizeof left, o, kTrainOnly,
+                                                       sizeof kTrainOnly / sizeof kTrainOnly[0], NULL, argc, argv)
+                                      : NULL;
     if (firsts)
         return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse %s-o runs/reverse%s%s%s",
                        firsts, given, left[0] ? " (add your " : "", left,
@@ -3054,11 +3077,17 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
     if (first >= argc) {
         if (o->file) return AV_OK;
         if (o->model_dir) return AV_OK; /* av_gpt2run_open refuses it, with an input of the model's own kind */
-        char hint[480], in[160];
+        char hint[480], in[160], given[800], left[200];
         av_options_text_hint(hint, sizeof hint, o);
         av_stdin_text_hint(in, sizeof in); /* `echo "I love you" | attnviz` said only "no sentence given" */
-        return av_fail(err, AV_EUSAGE, "no sentence given%s%s; try: attnviz --heads 8 \"I love deep learning\" (or "
-                       "-f FILE, or -f - for stdin)", hint, in);
+        /* the command with the options typed, whole, to paste: `attnviz --heads 2` was told to try --heads 8, and
+         * `-o x` was dropped (a new user's pass); --heads 8 is the example only when none was typed */
+        /* --explain names tokens of the user's sentence, not of this one, where the command would stop: left out */
+        if (!av_options_pasted(given, sizeof given, left, sizeof left, o, "explain"))
+            snprintf(given, sizeof given, "--heads 8 ");
+        return av_fail(err, AV_EUSAGE, "no sentence given%s%s; try: attnviz %s\"I love deep learning\"%s%s%s (or "
+                       "-f FILE, or -f - for stdin)", hint, in, given, left[0] ? " (add your " : "", left,
+                       left[0] ? ": too long to repeat here)" : "");
     }
     if (o->file) return av_fail(err, AV_EUSAGE, "give the sentence either as arguments or with -f FILE, not both");
     size_t total = 1;
@@ -3275,6 +3304,8 @@ static av_status explain_form_again(const char *spec, int last, int argc, char *
 
 av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     *o = kDefaults;
+    o->argc = argc;
+    o->argv = argv;
     struct option longopts[N_OPTS + 1];
     char shortopts[2 * N_OPTS + 2];
     int ns = 0;

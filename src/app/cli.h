@@ -141,6 +141,8 @@ typedef struct {
                               * argument, if its value is free text (--title, --prefix, -o, --dump,
                               * --explain), else NULL */
     const char *last_value;  /* that value (points into argv), or NULL */
+    int argc;                /* the command line av_parse_args read (in getopt's order): typed[i] points into it */
+    char **argv;
 } av_options;
 
 /* When no input text was given: " (the last argument, 'X', is the value of
@@ -151,6 +153,15 @@ typedef struct {
  * sentence" and "no input text" errors add it, so they no longer say no text
  * was given without saying where it went. No errors. */
 void av_options_text_hint(char *out, size_t n, const av_options *o);
+
+/* The options given in o (the command line av_parse_args read), but skip ("model", or NULL) and -f (the
+ * caller's command gives the input), each as
+ * "--NAME VALUE" with the value as typed and one whole shell word, or "--NAME" for an option without a value,
+ * followed by a space, in the order typed, into given (gn bytes, NUL included): for a suggested command that
+ * keeps what the user typed and runs as pasted ("--heads 2 --outdir x "). One that does not fit, or whose value
+ * is too long to paste whole, is left out and its "--NAME" listed in left (ln bytes; "--title, --prefix"), for
+ * the message to say so. Returns how many options are in given or left. No errors. */
+int av_options_pasted(char *given, size_t gn, char *left, size_t ln, const av_options *o, const char *skip);
 
 /* Parse argv into o (defaults first). Errors: AV_EUSAGE with a message. The
  * caller frees with av_options_free. */

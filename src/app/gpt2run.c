@@ -971,8 +971,13 @@ static int family_mismatch(const char *dir, int llama, av_err *err) {
 /* One load of r->dir: config.json and the weights, the task of a --train
  * folder, the --layer/--head checks, the tokenizer. Reads no input text. */
 static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o, av_err *err) {
-    char input[540];
-    av_status st = check_present(r->dir, "config.json", input_words(input, sizeof input, o, "TEXT"), err);
+    /* the commands it gives keep the other options as typed, whole (av_options_pasted): `--model runs -o x "3 1 >"`
+     * was told to run `attnviz --model runs/reverse '3 1 >'`, without -o x (a new user's pass) */
+    char words[540], typed_opts[800], left[200], input[1600];
+    av_options_pasted(typed_opts, sizeof typed_opts, left, sizeof left, o, "model");
+    snprintf(input, sizeof input, "%s%s%s%s%s", typed_opts, input_words(words, sizeof words, o, "TEXT"),
+             left[0] ? " (add your " : "", left, left[0] ? ": too long to repeat here)" : "");
+    av_status st = check_present(r->dir, "config.json", input, err);
     int llama = *llama_out = !st && av_llamarun_is_llama(r->dir);
     if (!st) st = check_present(r->dir, llama ? "tokenizer.json" : "model.safetensors", input, err);
     if (!st) st = llama ? av_llamarun_load(r, err) : av_gpt2_load(&r->g, r->dir, err);
@@ -990,8 +995,11 @@ static av_status load_folder(av_gpt2run *r, int *llama_out, const av_options *o,
         char hint[480], in[160];
         av_options_text_hint(hint, sizeof hint, o);
         av_stdin_text_hint(in, sizeof in);
-        return av_fail(err, AV_EUSAGE, "no input text given%s%s; try: attnviz --model %s \"%s\"%s, or -f FILE, or "
-                       "-f - for stdin", hint, in, dir, like, what);
+        /* typed_opts: the other options as typed, whole: `--model DIR -o x` was told to try a command without
+         * -o x (a new user's pass) */
+        return av_fail(err, AV_EUSAGE, "no input text given%s%s; try: attnviz --model %s %s\"%s\"%s%s%s%s, or -f FILE, "
+                       "or -f - for stdin", hint, in, dir, typed_opts, like, left[0] ? " (add your " : "", left,
+                       left[0] ? ": too long to repeat here)" : "", what);
     }
     const av_gpt2_config *c = &r->g.cfg;
     int given = av_option_given(o, "layer");
