@@ -830,8 +830,8 @@ static void test_cli_trained_model_notes_input_outside_its_task(void **state) {
         run_attnviz(&r, NULL, "--model", tu_in(f, "reverse"), "--dump", "3 1 4 1 5 >", NULL);
         char want[4400];
         snprintf(want, sizeof want, "attnviz: error: no input text given (the last argument, '3 1 4 1 5 >', is the "
-                 "value of --dump: the text goes after it); try: attnviz --model %s \"3 1 4 1 5 >\" (the text of its "
-                 "task, reverse), or -f FILE, or -f - for stdin\n", tu_sh_word(tu_in(f, "reverse")));
+                 "value of --dump: the text goes after it); try: attnviz --model %s --dump '3 1 4 1 5 >' \"3 1 4 1 5 >\" "
+                 "(the text of its task, reverse), or -f FILE, or -f - for stdin\n", tu_sh_word(tu_in(f, "reverse")));
         if (r.code != 2 || strcmp(r.err, want) != 0) fail_msg("--dump: exit %d: '%s'", r.code, r.err);
         tu_free(&r);
     }

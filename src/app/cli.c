@@ -2507,12 +2507,7 @@ static const char *pasted_options(char *given, size_t gn, char *left, size_t ln,
         const char *name = names ? names[i] : kOpts[i].name;
         if (!av_option_given(o, name) || (skip && !strcmp(name, skip)) || (!names && !strcmp(name, "file")))
             continue; /* -f: the caller's command gives the input */
-        size_t row = (size_t)long_option_row(name, strlen(name)), k;
-        /* the option that took the text into its value (o->last_value, "is the value of --dump: the text goes
-         * after it"): `attnviz --model M --dump "3 1 4 1 5 >"` was told to try `... --dump '3 1 4 1 5 >' "3 1 4
-         * 1 5 >"`, which dumps into a folder named as the text (a review of the change) */
-        if (o->last_value && o->typed[row] == o->last_value) continue;
-        k = n_rows++;
+        size_t row = (size_t)long_option_row(name, strlen(name)), k = n_rows++;
         for (; k > 0 && typed_at(o, (int)rows[k - 1], argc, argv) > typed_at(o, (int)row, argc, argv); k--)
             rows[k] = rows[k - 1];
         rows[k] = row;
@@ -2531,8 +2526,7 @@ int av_options_pasted(char *given, size_t gn, char *left, size_t ln, const av_op
     int count = 0;
     if (!pasted_options(given, gn, left, ln, o, NULL, 0, skip, o->argc, o->argv)) return 0;
     for (int i = 0; i < N_OPTS; i++)
-        count += (o->given >> i & 1u) && !(skip && !strcmp(kOpts[i].name, skip)) && strcmp(kOpts[i].name, "file") &&
-                 !(o->last_value && o->typed[i] == o->last_value);
+        count += (o->given >> i & 1u) && !(skip && !strcmp(kOpts[i].name, skip)) && strcmp(kOpts[i].name, "file");
     return count;
 }
 

@@ -154,8 +154,8 @@ typedef struct {
  * was given without saying where it went. No errors. */
 void av_options_text_hint(char *out, size_t n, const av_options *o);
 
-/* The options given in o (the command line av_parse_args read), but skip ("model", or NULL), -f (the
- * caller's command gives the input) and the option whose value took the text (o->last_value), each as
+/* The options given in o (the command line av_parse_args read), but skip ("model", or NULL) and -f (the
+ * caller's command gives the input), each as
  * "--NAME VALUE" with the value as typed and one whole shell word, or "--NAME" for an option without a value,
  * followed by a space, in the order typed, into given (gn bytes, NUL included): for a suggested command that
  * keeps what the user typed and runs as pasted ("--heads 2 --outdir x "). One that does not fit, or whose value
