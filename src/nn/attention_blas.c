@@ -116,16 +116,16 @@ static int blas_threads; /* the buffers checked at load: max(CPUs, av_parallel_f
  * 30 GB in float32): once it is under this, the limit is tight from there on. */
 enum { BLAS_SPARE_MIB = 16384 };
 static _Thread_local int blas_room_checked;
-/* Held through every sgemm under a tight limit (blas_limited 2; blas_enter), a thread's check included: two threads checked at once, each
- * found room for one buffer, and the second then found none in sgemm and spun in OpenBLAS for ever (test_train's
- * `ulimit -v 400000; attnviz --train reverse --steps 3 -o NEW/sub` ran 12 minutes at full CPU on a loaded machine,
- * where it ends at once with exit 1). Held only through each thread's first sgemm, the same command still spun about
- * once in 150 runs (gdb: a worker in blas_memory_alloc's mmap, the lock free): that first product had reused a
- * buffer another thread had let go, or took none (OpenBLAS's small-matrix path), and a later one, run beside the
- * other thread's, needed a buffer of its own when the model's memory had taken the room. With the products one at
- * a time, a buffer a thread has taken (blas_enter's warm-up) is free whenever it calls again, and none is taken
- * after its check. The products are the same; a run under a tight limit uses one core for them. Under a limit with
- * room to spare (1) it is held through each thread's check and first product only. */
+/* Held through every sgemm under a tight limit (blas_limited 2; blas_enter), a thread's check included: two threads
+ * checked at once, each found room for one buffer, and the second then found none in sgemm and spun in OpenBLAS for
+ * ever (test_train's `ulimit -v 400000; attnviz --train reverse --steps 3 -o NEW/sub` ran 12 minutes at full CPU on a
+ * loaded machine, where it ends at once with exit 1). Held only through each thread's first sgemm, the same command
+ * still spun about once in 150 runs (gdb: a worker in blas_memory_alloc's mmap, the lock free): that first product had
+ * reused a buffer another thread had let go, or took none (OpenBLAS's small-matrix path), and a later one, run beside
+ * the other thread's, needed a buffer of its own when the model's memory had taken the room. With the products one at
+ * a time, a buffer a thread has taken (blas_enter's warm-up) is free whenever it calls again, and none is taken after
+ * its check. The products are the same; a run under a tight limit uses one core for them. Under a limit with room to
+ * spare (1) it is held through each thread's check and first product only. */
 static pthread_mutex_t blas_limit_lock = PTHREAD_MUTEX_INITIALIZER;
 enum { BLAS_WARM = 128 }; /* the side of blas_enter's warm-up product: past OpenBLAS's small-matrix path */
 
