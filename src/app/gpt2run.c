@@ -404,16 +404,11 @@ static av_status check_present(const char *dir, const char *name, const char *in
  * bos_token that is no text (av_json_wrong_kind); "PATH: bos_token \"<s>\" is not a token of DIR/vocab.json
  * (add_bos_token true puts it first)"; "PATH: \"add_prefix_space\" is true: ...". */
 static av_status read_tokenizer_config(av_gpt2run *r, int slow, av_err *err) {
-    char path[4200], named[4200], *text = NULL;
-    size_t len = 0;
+    char path[4200], named[4200];
     av_path_join(path, sizeof path, r->dir, "tokenizer_config.json");
-    av_status st = access(path, F_OK) != 0 ? av_dangling_link(path, err) : AV_OK; /* a link to nothing: no file */
-    if (st || access(path, F_OK) != 0) return st; /* not fopen: a FIFO there waited for a writer forever */
-    if ((st = av_read_regular_file(path, AV_MAX_INPUT_BYTES, &text, &len, err))) return st;
     cJSON *root = NULL;
-    av_shown_word(named, sizeof named, path);
-    st = av_json_parse_object(&root, text, len, NULL, named, err);
-    free(text);
+    av_status st = av_json_read_optional_object(&root, path, AV_MAX_INPUT_BYTES, named, sizeof named, err);
+    if (st || !root) return st; /* an error, or no file */
     const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
     const cJSON *bt = cJSON_GetObjectItemCaseSensitive(root, "bos_token");
     if (cJSON_IsObject(bt)) bt = cJSON_GetObjectItemCaseSensitive(bt, "content"); /* an AddedToken's dict */

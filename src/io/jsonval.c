@@ -2,6 +2,8 @@
 #include "io/jsonval.h"
 
 #include "base/utf8.h"
+#include "io/fileio.h"
+#include <unistd.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -332,4 +334,17 @@ av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const
     }
     *root = j;
     return AV_OK;
+}
+
+av_status av_json_read_optional_object(cJSON **root, const char *path, size_t max, char *named, size_t n, av_err *err) {
+    char *text = NULL;
+    size_t len = 0;
+    *root = NULL;
+    av_shown_word(named, n, path);
+    if (access(path, F_OK) != 0) return av_dangling_link(path, err); /* AV_OK: no file, nothing read */
+    av_status st = av_read_regular_file(path, max, &text, &len, err);
+    if (!st) st = av_json_parse_object(root, text, len, NULL, named, err);
+    free(text);
+    if (st) cJSON_Delete(*root), *root = NULL;
+    return st;
 }

@@ -162,4 +162,14 @@ av_status av_json_check_strings(const char *text, size_t len, const char *name, 
  * failure, reported as above). Source: RFC 8259 §2 (a JSON text) and §4. */
 av_status av_json_parse_object(cJSON **root, const char *text, size_t len, const char **end, const char *name,
                                av_err *err);
+
+/* The JSON object in the optional file at path (at most max bytes) into *root
+ * (cJSON_Delete it), or NULL with AV_OK when there is no file there, as a
+ * model folder's tokenizer_config.json may be absent; named (n bytes) gets
+ * path as messages name it, one shell word (av_shown_word). Not fopen: a FIFO
+ * there waited for a writer forever. Errors (*root NULL): av_dangling_link's
+ * for a link to nothing (not "no file"), av_read_regular_file's, and
+ * av_json_parse_object's, named. The reading that text/hftok.c and
+ * app/gpt2run.c each wrote for tokenizer_config.json. */
+av_status av_json_read_optional_object(cJSON **root, const char *path, size_t max, char *named, size_t n, av_err *err);
 #endif

@@ -743,16 +743,13 @@ av_status av_hftok_load_dir(av_hftok **out, const char *dir, int32_t bos_id, int
     av_status s = av_read_regular_file(path, 256u << 20, &text, &len, err);
     if (!s) s = av_hftok_load_mem(out, text, len, AV_SHOWN_WORD(path, 4200), err); /* as messages name it */
     free(text);
+    if (s) return s;
     av_path_join(path, sizeof path, dir, "tokenizer_config.json");
-    if (!s && access(path, F_OK) != 0 && (s = av_dangling_link(path, err))) /* a link to nothing is not "no file" */
-        return av_hftok_free(*out), *out = NULL, s;
-    if (s || access(path, F_OK) != 0) return s; /* not fopen: a FIFO there waited for a writer forever */
-    if ((s = av_read_regular_file(path, 64u << 20, &text, &len, err))) return av_hftok_free(*out), *out = NULL, s;
     cJSON *root = NULL; /* config.json's checks: an empty, truncated or duplicated-key file is refused, not skipped */
     char named[4200]; /* tokenizer_config.json as messages name it, one shell word (av_shown_word) */
-    av_shown_word(named, sizeof named, path);
-    s = av_json_parse_object(&root, text, len, NULL, named, err);
-    free(text);
+    if ((s = av_json_read_optional_object(&root, path, 64u << 20, named, sizeof named, err)))
+        return av_hftok_free(*out), *out = NULL, s;
+    if (!root) return AV_OK; /* no file */
     const cJSON *add = cJSON_GetObjectItemCaseSensitive(root, "add_bos_token");
     /* GPT-2 (AV_HFTOK_BOS_GPT2_FAST): add_bos_token true with config.json's "bos_token_id": 50256 was refused as
      * "config.json has no bos_token_id", though GPT2TokenizerFast reads neither and puts no token first for it */
