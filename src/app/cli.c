@@ -993,16 +993,24 @@ static void index_name_hint(char *out, size_t cap, const char *option, const cha
              option, p, wide ? ", 半角" : "");
 }
 
+/* "; heads are numbered from 0, so the last head is --head 3" (count heads; "only" for 1) appended to out (cap
+ * bytes): the words index_past_hint and read_whole's point hint both end with. */
+static void append_last_head(char *out, size_t cap, int count) {
+    size_t n = strlen(out);
+    snprintf(out + n, cap - n, "; heads are numbered from 0, so the %s head is --head %d", count == 1 ? "only" : "last",
+             count - 1);
+}
+
 /* hint (cap bytes), a hint that ends in "it is outside the allowed range too)" (full_width_hint, edge_space_hint,
- * grouping_hint, chinese_hint given the indexes in use), with "; heads are numbered from 0, so the last head is
- * --head 3)" in place of its ')' when count (the heads or layers in use, 0: not known) is known; option: "head"
- * or "layer". Else hint as it is. */
-static void index_past_hint(char *hint, size_t cap, const char *option, int count) {
+ * grouping_hint, chinese_hint given the heads in use), with "; heads are numbered from 0, so the last head is
+ * --head 3)" in place of its ')' when count (the heads in use, 0: not known) is known. Else hint as it is. */
+static void index_past_hint(char *hint, size_t cap, int count) {
     static const char tail[] = "outside the allowed range too)";
     size_t n = strlen(hint);
     if (count <= 0 || n < sizeof tail || strcmp(hint + n - (sizeof tail - 1), tail) || n + 64 > cap) return;
-    snprintf(hint + n - 1, cap - n + 1, "; %ss are numbered from 0, so the %s %s is --%s %d)", option,
-             count == 1 ? "only" : "last", option, option, count - 1);
+    hint[n - 1] = 0;
+    append_last_head(hint, cap, count);
+    strcat(hint, ")");
 }
 
 /* A whole decimal number in [d->lo, d->hi]. */
@@ -1029,12 +1037,11 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, int 
         if (!hint[0] && strcmp(d->name, "head")) /* "--heads 第八": a count, the 8th's number */
             count_ordinal_hint(hint, sizeof hint, d->name, s, d->lo, d->hi);
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, min, max, 0); /* "--heads 八" */
-        index_past_hint(hint, sizeof hint, "head", heads); /* --head 五 of 4 heads: which is the last */
+        index_past_hint(hint, sizeof hint, heads); /* --head 五 of 4 heads: which is the last */
         if (!hint[0] && whole_with_point(point, sizeof point, d->name, s, heads > 0 ? lo : d->lo,
                                                   heads > 0 ? hi : d->hi)) {
             if (heads > 0 && !strstr(point, ", e.g. ")) /* --head 5.0 of 4 heads: no e.g., and which is the last */
-                snprintf(point + strlen(point), sizeof point - strlen(point), "; heads are numbered from 0, so the %s "
-                         "head is --head %d", heads == 1 ? "only" : "last", heads - 1);
+                append_last_head(point, sizeof point, heads);
             if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
             return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
         }
