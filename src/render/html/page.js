@@ -644,14 +644,12 @@
   }
   /* printf's %.3g with a true minus, as the figures' colour bars write their range (plot.c av_plot_g3): an exact
    * tie to the even digit, as fixed() (toExponential and toFixed take the larger one: --vmax 0.03125, or auto on
-   * a uniform row over 32 keys, read 0.0313 on the page and 0.0312 in head0.png's colour bar) */
+   * a uniform row over 32 keys, read 0.0313 on the page and 0.0312 in head0.png's colour bar); its 3 digits and
+   * exponent X are sci's, which rounds the same way */
   function g3(x, expo) {
     if (x === 0 || !isFinite(x)) return String(x);
-    const a = Math.abs(x), sign = x < 0 ? '-' : '';
-    let [m, e] = a.toExponential(2).split('e');
-    const [em, ee] = a.toExponential(100).split('e'); /* exact for any tie at 3 digits */
-    if (/^50*$/.test(em.slice(4)) && '02468'.includes(em[3])) [m, e] = [em.slice(0, 4), ee];
-    const X = Number(e), strip = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+    const a = Math.abs(x), sign = x < 0 ? '-' : '', t = sci(a, 2), m = t.slice(0, t.indexOf('e'));
+    const X = num(t.slice(t.indexOf('e') + 1)), strip = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
     const s = expo || X < -4 || X >= 3 ? strip(m) + 'e' + (X < 0 ? '-' : '+') + String(Math.abs(X)).padStart(2, '0') : strip(fixed(a, 2 - X));
     return (sign + s).replace(/-/g, '\u2212');
   }
