@@ -1086,6 +1086,17 @@ async function cellTablesAddUp(browser, tmp) {
           else if (!eight) {
             const want = Math.exp(S.at(h, i, Number(r[0])) - mx);
             if (Math.abs(n(r[4]) - want) > 0.5 * unit(r[4]) * (1 + 1e-6) + 1e-12) bad.push(at + ': key ' + r[0] + ' exp(S \u2212 max) ' + r[4] + ', scores.npy gives ' + want);
+          } else if (sci(r[4])) {
+            /* an 8-bit page's scientific exp(S − max) gives the digits its S − max holds: that exponent, shown to
+             * d digits, is within E ± u/2 (u = 10^−d), and exp over that range spans at most one unit of the last
+             * digit shown, which takes d − 1 digits after the point (the mantissa is below 10: 10·u spans one unit
+             * at d − 1); the shown value is within a unit of exp(E). "−5.71 | 3.31e−03" (head 2, query 3) gave
+             * a third digit: exp(−5.715) = 3.296e−03 and exp(−5.705) = 3.329e−03 read 3.30, 3.31, 3.32, 3.33. */
+            const E = n(r[3]), u = Math.pow(10, -digitsOf(r[3])), lo = Math.exp(E - u / 2), hi = Math.exp(E + u / 2);
+            if (hi - lo > unit(r[4]) * (1 + 1e-9) || digitsOf(r[4]) !== Math.max(digitsOf(r[3]) - 1, 0) ||
+                Math.abs(n(r[4]) - Math.exp(E)) > unit(r[4]) * (1 + 1e-9))
+              bad.push(at + ': key ' + r[0] + ' exp(S \u2212 max) ' + r[4] + ' beside S \u2212 max ' + r[3] + ': exp(' + (E - u / 2) +
+                ') = ' + lo + ' to exp(' + (E + u / 2) + ') = ' + hi);
           }
         }
         if (new Set(live.map((r) => sci(r[4]))).size > 1) bad.push(at + ': exp(S \u2212 max) column mixes notations: ' + live.map((r) => r[4]).join(' '));
@@ -2152,11 +2163,12 @@ async function eightBitDivision(browser, tmp) {
        * exponent's exp to the same digits (they kept the scores' 0 digits: "\u22121" and "0" in the row of
        * "exp(\u22121.33) / ..."), and S \u2212 max is scores.npy's within the two scores' bounds */
       const ed = digitsOf(m[1]);
-      /* in scientific notation (the column holds a number that is not 0 but would print as 0 in fixed point), with one
-       * digit at least, it is the exp of the exponent before rounding: within the exponent's half unit (relative, as
-       * d exp(x) = exp(x) dx) and half a unit of its own last digit of exp(exponent shown) */
-      const ev = Math.exp(num(m[1])), md = Math.max(ed, 1), eOk = /e/.test(t.row[1])
-        ? new RegExp('^\\d\\.\\d{' + md + '}e[+\u2212]\\d\\d$').test(t.row[1]) &&
+      /* in scientific notation (the column holds a number that is not 0 but would print as 0 in fixed point), with the
+       * digits the exponent holds, one fewer than its own (0 at least: its half unit is 0.5·10^−ed of exp, up to
+       * 5·10^−ed on a mantissa below 10), it is the exp of the exponent before rounding: within the exponent's half
+       * unit (relative, as d exp(x) = exp(x) dx) and half a unit of its own last digit of exp(exponent shown) */
+      const ev = Math.exp(num(m[1])), md = Math.max(ed - 1, 0), eOk = /e/.test(t.row[1])
+        ? new RegExp('^\\d' + (md ? '\\.\\d{' + md + '}' : '') + 'e[+\u2212]\\d\\d$').test(t.row[1]) &&
           Math.abs(Number(t.row[1].replace('\u2212', '-')) / ev - 1) <= 0.5001 * Math.pow(10, -ed) + 0.5 * Math.pow(10, -md) + 1e-9
         : t.row[1] === ev.toFixed(ed);
       check(t.row[0] === m[1] && eOk, at + ': the row\u2019s S \u2212 max, exp(S \u2212 max) ' +

@@ -1125,10 +1125,14 @@
      * line "exp(−0.53) / 1.87 = 0.31", and a float32 one at --precision digits read "−11.5424" and "0.0000" beside
      * "exp(−11.54241)" and a weight of 6.3311e−06 (a teacher's pass). The exp(S − max) column is one array in
      * one notation, as numpy prints one and --explain's table (teach.c: scientific for all when a number that is
-     * not 0 would print as 0, av_numpy_sci's 1e-4): scientific, with --precision digits (the line's on an 8-bit
-     * page), 1 at least, when one of its numbers is below 1e-4 on a float32 page or would print as 0 in fL's
-     * digits. Only per column, not per table as --explain: S[i,j] is the score as the matrix view and its 8-bit
-     * note print it, A[i,j] the weight as the line below and the tooltip (fmtW), and S − max the line's exponent.
+     * not 0 would print as 0, av_numpy_sci's 1e-4): scientific, with --precision digits, 1 at least, when one of
+     * its numbers is below 1e-4 on a float32 page or would print as 0 in fL's digits. On an 8-bit page those digits
+     * are the ones the S − max beside it supports, one fewer than its dg: an exponent shown to dg digits is within
+     * half a unit of them, 0.5·10^−dg, so its exp is within that fraction of itself, up to 5·10^−dg on a mantissa
+     * below 10, half a unit of the (dg − 1)th digit. "−5.71 | 3.31e−03" gave a digit the −5.71 does not hold
+     * (exp(−5.715) = 3.296e−03, exp(−5.705) = 3.329e−03): now 3.3e−03. Only per column, not per table as
+     * --explain: S[i,j] is the score as the matrix view and its 8-bit note print it, A[i,j] the weight as the line
+     * below and the tooltip (fmtW), and S − max the line's exponent.
      * With --precision 1 --no-scale (`-d 64 --heads 2 "我爱深度学习 and I love deep learning"`, query 0) the column
      * read "0.0" for e^−4.326 = 0.0132 beside "9.7e−06", and an 8-bit page "−5.31 | 0.00" (a teacher's pass). */
     let eSci = false;
@@ -1136,7 +1140,7 @@
       const x = masked(r, i, n) ? 0 : Math.exp(score(r, l, h, i, n) - mx);
       if (x > 0 && ((DATA.mode === 0 && x < 1e-4) || num(fL(x)) === 0)) eSci = true;
     }
-    const fE = (x) => (eSci ? sci(x, Math.max(DATA.mode === 0 ? PREC : dg, 1)) : fL(x));
+    const fE = (x) => (eSci ? sci(x, DATA.mode === 0 ? Math.max(PREC, 1) : Math.max(dg - 1, 0)) : fL(x));
     const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]' + q8(r, l, h, 'scores').note, 'S \u2212 max', 'exp(S \u2212 max)',
       'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
     for (let n = 0; n < r.T; n++) {
