@@ -1100,6 +1100,16 @@ async function cellTablesAddUp(browser, tmp) {
           }
         }
         if (new Set(live.map((r) => sci(r[4]))).size > 1) bad.push(at + ': exp(S \u2212 max) column mixes notations: ' + live.map((r) => r[4]).join(' '));
+        /* the S[i,j] column by the same rule on a float32 page: no score that is not 0 shows as 0, one notation, each
+         * scores.npy's to its digits: the --precision 1 --no-scale case read "0.0" for −0.0275 (head 0, query 9, key 9),
+         * the --precision 0 --causal one "0" for 0.165 (head 0, query 3, key 2) */
+        if (!eight) {
+          for (const r of live) {
+            const s = S.at(h, i, Number(r[0]));
+            if ((s !== 0 && n(r[2]) === 0) || Math.abs(n(r[2]) - s) > 0.5 * unit(r[2]) * (1 + 1e-6) + 1e-12) bad.push(at + ': key ' + r[0] + ' S[i,j] ' + r[2] + ', scores.npy ' + s);
+          }
+          if (new Set(live.map((r) => sci(r[2]))).size > 1) bad.push(at + ': S[i,j] column mixes notations: ' + live.map((r) => r[2]).join(' '));
+        }
         /* each partial sum is Q.npy·K.npy's in double to its digits, the products shown down to its row add up to it
          * within their rounding and its own (half a unit of each one's last digit), and the table says so in words */
         if (!eight && !(note && /before rounding/.test(note) && /more or less, by up to half a unit of the last digit per row/.test(note))) bad.push(at + ': no line on the rounding under the q\u00b7k table: ' + note);

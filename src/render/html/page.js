@@ -1131,8 +1131,8 @@
      * half a unit of them, 0.5·10^−dg, so its exp is within that fraction of itself, up to 5·10^−dg on a mantissa
      * below 10, half a unit of the (dg − 1)th digit. "−5.71 | 3.31e−03" gave a digit the −5.71 does not hold
      * (exp(−5.715) = 3.296e−03, exp(−5.705) = 3.329e−03): now 3.3e−03. Only per column, not per table as
-     * --explain: S[i,j] is the score as the matrix view and its 8-bit note print it, A[i,j] the weight as the line
-     * below and the tooltip (fmtW), and S − max the line's exponent.
+     * --explain: S[i,j] is the score as the matrix view and its 8-bit note print it (scientific by its own column,
+     * below), A[i,j] the weight as the line below and the tooltip (fmtW), and S − max the line's exponent.
      * With --precision 1 --no-scale (`-d 64 --heads 2 "我爱深度学习 and I love deep learning"`, query 0) the column
      * read "0.0" for e^−4.326 = 0.0132 beside "9.7e−06", and an 8-bit page "−5.31 | 0.00" (a teacher's pass). */
     let eSci = false;
@@ -1141,13 +1141,24 @@
       if (x > 0 && ((DATA.mode === 0 && x < 1e-4) || num(fL(x)) === 0)) eSci = true;
     }
     const fE = (x) => (eSci ? sci(x, DATA.mode === 0 ? Math.max(PREC, 1) : Math.max(dg - 1, 0)) : fL(x));
+    /* the S[i,j] column by the same rule on a float32 page: scientific with --precision digits, 1 at least, when
+     * one of its scores that is not 0 is below 1e-4 or would print as 0 in fS's digits. With --precision 1
+     * (`--heads 4 "I love deep learning"`, head 1, query 1) it read "0.0" for a score of 0.0287 (--explain
+     * 0.028732) in a column of "−0.1 −2.8 0.0 −0.3". An 8-bit page keeps fS: its score is no finer than its step,
+     * and "0 (8-bit: ±0.6)" is what it can say. */
+    let sSci = false;
+    for (let n = 0; n < r.T; n++) {
+      const x = masked(r, i, n) ? 0 : Math.abs(score(r, l, h, i, n));
+      if (DATA.mode === 0 && x > 0 && (x < 1e-4 || num(fS(x)) === 0)) sSci = true;
+    }
+    const fSc = (x) => (sSci ? sci(x, Math.max(PREC, 1)) : fS(x));
     const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]' + q8(r, l, h, 'scores').note, 'S \u2212 max', 'exp(S \u2212 max)',
       'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
     for (let n = 0; n < r.T; n++) {
       const m = masked(r, i, n), s = score(r, l, h, i, n);
       /* a masked key's exp(−∞) and weight are exactly 0, as --explain's row writes them ("0.0000" read as a rounded
        * number) */
-      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fS(s), m ? '\u2212\u221e' : fL(s - mx),
+      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fSc(s), m ? '\u2212\u221e' : fL(s - mx),
         m ? '0' : fE(Math.exp(s - mx)), m ? '0' : fW(weight(r, l, h, i, n))];
       const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
       cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null,
