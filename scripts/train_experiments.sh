@@ -3,7 +3,7 @@
 # that docs/experiments/README.md lists (the tables of docs/train.md and
 # docs/train.zh.md whose rows need a patched build), and the dumps the prose
 # quotes about them. Not part of `make train-figures` (a build per patch and
-# about 30 trainings: some 25 minutes on 2 cores); run it by hand from a clean
+# about 45 trainings: some 30 minutes on 2 cores); run it by hand from a clean
 # checkout: sh scripts/train_experiments.sh
 #
 # For each patch it copies the source tree to a temporary folder, applies the
@@ -108,6 +108,22 @@ rows supervise-head "7 2 9 2 5 0 > 0 5 2 9 2 7"
 run supervise-head "" sort
 run supervise-head "SUPERVISE_UNTIL=4000" sort --steps 8000
 rows supervise-head "7 2 9 2 5 0 > 0 2 2 5 7 9"
+
+start head-dropout
+run head-dropout "" reverse
+run head-dropout "HEAD_DROPOUT=0.1" reverse
+run head-dropout "HEAD_DROPOUT=0.25" reverse
+rows head-dropout "7 2 9 2 5 0 > 0 5 2 9 2 7"
+run head-dropout "HEAD_DROPOUT=0.5" reverse
+run head-dropout "HEAD_DROPOUT=0.25 HEAD_DROPOUT_LAYER=0" reverse
+run head-dropout "HEAD_DROPOUT=0.5 HEAD_DROPOUT_LAYER=0" reverse
+run head-dropout "HEAD_DROPOUT=0.5 HEAD_DROPOUT_LAYER=1" reverse
+run head-dropout "HEAD_DROPOUT=0.25" reverse --steps 8000
+run head-dropout "ATTN_DROPOUT=0.1" reverse
+run head-dropout "ATTN_DROPOUT=0.25" reverse
+run head-dropout "ATTN_DROPOUT=0.25" reverse --steps 8000
+run head-dropout "RESID_DROPOUT=0.1" reverse
+run head-dropout "HEAD_DROPOUT=0.25" sort
 
 start induction-uniform-letters
 run induction-uniform-letters "" induction
