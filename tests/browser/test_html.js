@@ -163,6 +163,7 @@ async function main() {
     await maskedCellRowDigits(browser, tmp);
     await dotTableChecks(browser, tmp);
     await cellTablesAddUp(browser, tmp);
+    await singleScoreLikeColumn(browser, tmp);
     await dotLikeExplain(browser, tmp);
     await noScaleLineLikeExplain(browser, tmp);
     await percentLikeExplain(browser, tmp);
@@ -1135,6 +1136,58 @@ async function cellTablesAddUp(browser, tmp) {
         }
       }
       check(cells.length > 0 && bad.length === 0, bad.length + ' faults in ' + cells.length + ' cells, e.g. ' + bad.slice(0, 6).join('; '));
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    });
+  }
+}
+
+/* A score shown alone, in the matrix tooltip and the cell view's "stored score S[…] =" line, takes the S[i,j] column's
+ * rule (a4edefa), numpy's for an array and --explain's for its table: a score that is not 0 goes scientific, with
+ * --precision digits (1 at least), when it is below 1e-4 or its fixed digits would print it as 0. With --precision 1
+ * (`--heads 4 "I love deep learning"`, head 1, query 1, key 2) both read "0.0" for 0.028732 (--explain's table), right
+ * above the column's "2.9e−02"; C's "%.1e" of 0.028732 is "2.9e-02". At --precision 0 every score and the fixed or
+ * scientific notation of each is checked against scores.npy in every cell of every head, in both places. */
+async function singleScoreLikeColumn(browser, tmp) {
+  for (const prec of ['1', '0']) {
+    const out = path.join(tmp, 'onescore' + prec), dump = path.join(tmp, 'onescore' + prec + '_dump');
+    attnviz(['--precision', prec, '--heads', '4', '--html', '--no-plot', '-q', '-o', out, '--dump', dump, 'I love deep learning']);
+    const S = readNpy(path.join(dump, 'scores.npy')), p = Number(prec), H = S.shape[0], T = S.shape[2];
+    await test('html_single_score_is_not_shown_as_0 --precision ' + prec, async () => {
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      const n = (t) => Number(String(t).replace(/\u2212/g, '-'));
+      const bad = [];
+      /* the notation the rule gives for s and, in it, s to its digits */
+      const judge = (where, t, s) => {
+        const a = Math.abs(s), sciWant = a > 0 && (a < 1e-4 || Number(a.toFixed(p)) === 0);
+        const m = String(t).match(/^\u2212?\d+(?:\.(\d+))?(?:e([+\u2212])(\d\d+))?$/);
+        if (!m || !!m[3] !== sciWant || (m[3] && (m[1] || '').length !== Math.max(p, 1)) || (!m[3] && (m[1] || '').length !== p) ||
+            Math.abs(n(t) - s) > 0.5 * Math.pow(10, -(m[1] || '').length + (m[3] ? n(m[2] + m[3]) : 0)) * (1 + 1e-6) + 1e-12)
+          bad.push(where + ': ' + t + ', scores.npy ' + s);
+      };
+      const lines = await page.evaluate((H, T) => {
+        const a = window.attnviz, got = [];
+        for (let h = 0; h < H; h++) for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+          a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
+          got.push([h, i, j, document.querySelector('#view-cell [data-role="score"]').textContent]);
+        }
+        return got;
+      }, H, T);
+      for (const [h, i, j, t] of lines) judge('cell view head ' + h + ' (' + i + ', ' + j + ')', t, S.at(h, i, j));
+      if (prec === '1') check(lines.find((x) => x[0] === 1 && x[1] === 1 && x[2] === 2)[3] === '2.9e\u221202', 'cell view head 1 (1, 2): ' +
+        lines.find((x) => x[0] === 1 && x[1] === 1 && x[2] === 2)[3]);
+      await view(page, 'head');
+      for (let h = 0; h < H; h++) {
+        await page.click('#av-heads [data-h="' + h + '"]');
+        await view(page, 'matrix');
+        for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+          const t = await hoverCell(page, 0, i, j);
+          judge('tooltip head ' + h + ' (' + i + ', ' + j + ')', t.score, S.at(h, i, j));
+          if (prec === '1' && h === 1 && i === 1 && j === 2) check(t.score === '2.9e\u221202', 'tooltip head 1 (1, 2): ' + t.tip);
+        }
+        await view(page, 'head');
+      }
+      check(bad.length === 0, bad.length + ' faults, e.g. ' + bad.slice(0, 6).join('; '));
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();
     });

@@ -98,6 +98,18 @@
     return fmt(x, d);
   }
   function fmtS(r, l, h, x) { return fmt(x, q8(r, l, h, 'scores').digits); }
+  /* whether score x of panel (l, h) takes scientific notation where fmtS's fixed digits would not say it: on a float32
+   * page, when it is not 0 and below 1e-4 or would print as 0 in them, numpy's rule for an array (suppress=False) and
+   * --explain's for its table (teach.c). An 8-bit page's score is no finer than its step: fmtS and its note say it. */
+  function sciScore(r, l, h, x) {
+    const a = Math.abs(x);
+    return DATA.mode === 0 && a > 0 && (a < 1e-4 || num(fmtS(r, l, h, a)) === 0);
+  }
+  /* one score shown alone, the matrix tooltip's and the cell view's "stored score S[…] =": scientific by sciScore,
+   * with --precision digits, 1 at least, as the cell view's S[i,j] column (softmaxRow). With --precision 1 (`--heads
+   * 4 "I love deep learning"`, head 1, query 1, key 2) both read "0.0" for a score of 0.0287 (--explain 0.028732),
+   * right above the column's "2.9e−02"; with --precision 0 a score of −0.474 read "0" (head 0, query 0, key 1). */
+  function fmtScore(r, l, h, x) { return sciScore(r, l, h, x) ? sci(x, Math.max(PREC, 1)) : fmtS(r, l, h, x); }
   function masked(r, i, j) { return r.M !== null && r.M.length > 0 && r.M[i * r.T + j] === 1; }
   /* row vector x[l, h, t, :] of q, k or v */
   function vec(r, a, l, h, t) {
@@ -783,7 +795,7 @@
   function tipText(r, l, h, i, j) {
     const m = masked(r, i, j);
     return [(r.name ? r.name + '\n' : '') + 'layer ' + layerName(r, l) + ' head ' + h + '\nquery ', ...quoted(r, i), '\nkey ', ...quoted(r, j),
-      '\nscore ' + fmtS(r, l, h, score(r, l, h, i, j)) + q8(r, l, h, 'scores').note + (m ? ' (masked: \u2212\u221e before the softmax)' : '') +
+      '\nscore ' + fmtScore(r, l, h, score(r, l, h, i, j)) + q8(r, l, h, 'scores').note + (m ? ' (masked: \u2212\u221e before the softmax)' : '') +
       '\nweight ' + (m ? '0 (masked)' : fmtW(r, l, h, weight(r, l, h, i, j)) + q8(r, l, h, 'weights').note)];
   }
 
@@ -1088,7 +1100,7 @@
        * (the sum above is in double) = 30.7796688" */
       el('p', { class: 'eq', text: r.unscaled ? 'no \u00f7\u221ad_k (' + (r.no_scale_why || '--no-scale') + '): S = q\u00b7k in float32 (the sum above is in double) = ' + g9(s)
         : '\u00f7\u221ad_k: ' + g9(sum) + ' / \u221a' + r.D + ' = ' + g9(sum / Math.sqrt(r.D)) + '   (computed here in double precision)' }),
-      el('p', { class: 'eq' }, 'stored score S[' + [layerName(r, l), h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtS(r, l, h, s) }),
+      el('p', { class: 'eq' }, 'stored score S[' + [layerName(r, l), h, i, j].join(', ') + '] = ', el('strong', { 'data-role': 'score', text: fmtScore(r, l, h, s) }),
         q8(r, l, h, 'scores').note, dumpRef(r, r.scores_file, l, h, i, j),
         masked(r, i, j) ? ' (masked: \u2212\u221e before the softmax)' : '')); /* as the matrix tooltip says it */
   }
@@ -1147,10 +1159,7 @@
      * 0.028732) in a column of "−0.1 −2.8 0.0 −0.3". An 8-bit page keeps fS: its score is no finer than its step,
      * and "0 (8-bit: ±0.6)" is what it can say. */
     let sSci = false;
-    for (let n = 0; n < r.T; n++) {
-      const x = masked(r, i, n) ? 0 : Math.abs(score(r, l, h, i, n));
-      if (DATA.mode === 0 && x > 0 && (x < 1e-4 || num(fS(x)) === 0)) sSci = true;
-    }
+    for (let n = 0; n < r.T; n++) if (!masked(r, i, n) && sciScore(r, l, h, score(r, l, h, i, n))) sSci = true;
     const fSc = (x) => (sSci ? sci(x, Math.max(PREC, 1)) : fS(x));
     const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]' + q8(r, l, h, 'scores').note, 'S \u2212 max', 'exp(S \u2212 max)',
       'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
