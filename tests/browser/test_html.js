@@ -1049,9 +1049,10 @@ async function maskedCellRowDigits(browser, tmp) {
 async function cellTablesAddUp(browser, tmp) {
   const zh = '\u6211\u7231\u6df1\u5ea6\u5b66\u4e60 and I love deep learning';
   const words = Array.from({ length: 128 }, (_, i) => 'w' + (i % 37)).join(' ');
+  const fox = 'the quick brown fox jumps over the lazy dog and then the dog sleeps';
   const cases = [['--precision', '0', '--no-scale', '-d', '64', '--heads', '2', zh], ['--precision', '1', '--no-scale', '-d', '64', '--heads', '2', zh],
     ['--precision', '2', '--no-scale', '-d', '64', '--heads', '2', zh], ['--precision', '0', '--causal', '--heads', '2', 'I love deep learning'],
-    ['--heads', '2', 'I love deep learning'], ['--heads', '8', '-d', '64', '--no-scale', '--causal', '--html-limit', '1', words]];
+    ['--heads', '2', 'I love deep learning'], ['--heads', '2', '--precision', '0', '--no-scale', '-d', '64', fox], ['--heads', '8', '-d', '64', '--no-scale', '--causal', '--html-limit', '1', words]];
   for (let c = 0; c < cases.length; c++) {
     const args = cases[c], out = path.join(tmp, 'addup' + c), dump = path.join(tmp, 'addup' + c + '-dump');
     attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
@@ -1110,6 +1111,13 @@ async function cellTablesAddUp(browser, tmp) {
             if ((s !== 0 && n(r[2]) === 0) || Math.abs(n(r[2]) - s) > 0.5 * unit(r[2]) * (1 + 1e-6) + 1e-12) bad.push(at + ': key ' + r[0] + ' S[i,j] ' + r[2] + ', scores.npy ' + s);
           }
           if (new Set(live.map((r) => sci(r[2]))).size > 1) bad.push(at + ': S[i,j] column mixes notations: ' + live.map((r) => r[2]).join(' '));
+          /* and the S − max column: with --precision 0 --no-scale -d 64 --heads 2 on the fox sentence, head 0, query 1,
+           * key 4 read "0.0" for −0.0287 beside an exp(S − max) of "9.7e−01" */
+          for (const r of live) {
+            const d = S.at(h, i, Number(r[0])) - mx;
+            if ((d !== 0 && n(r[3]) === 0) || Math.abs(n(r[3]) - d) > 0.5 * unit(r[3]) * (1 + 1e-6) + 1e-9) bad.push(at + ': key ' + r[0] + ' S \u2212 max ' + r[3] + ', scores.npy ' + d);
+          }
+          if (new Set(live.map((r) => sci(r[3]))).size > 1) bad.push(at + ': S \u2212 max column mixes notations: ' + live.map((r) => r[3]).join(' '));
         }
         /* each partial sum is Q.npy·K.npy's in double to its digits, the products shown down to its row add up to it
          * within their rounding and its own (half a unit of each one's last digit), and the table says so in words */

@@ -1161,13 +1161,30 @@
     let sSci = false;
     for (let n = 0; n < r.T; n++) if (!masked(r, i, n) && sciScore(r, l, h, score(r, l, h, i, n))) sSci = true;
     const fSc = (x) => (sSci ? sci(x, Math.max(PREC, 1)) : fS(x));
+    /* the S − max column by that rule too, on a float32 page: scientific when one of its numbers that is not 0 is below
+     * 1e-4 or would print as 0 in fL's digits (an 8-bit one cannot: its S − max are whole steps, and dg digits show
+     * one). With --precision 0 --no-scale -d 64 --heads 2 on "the quick brown fox jumps over the lazy dog and then the
+     * dog sleeps" (head 0, query 1) it read "0.0" for −0.0287 beside "0.0" for the max and an exp(S − max) of
+     * "9.7e−01". Its digits are --precision's, 1 at least, or more, so that its largest number keeps the dg digits
+     * after the point that fL gave it: the exp(S − max) beside is worked from it and the line's exponent is one of
+     * them ("−12.5" as "−1.25e+01", not "−1.2e+01", whose exp is 6e−06 beside 3.6e−06). */
+    let dSci = false, big = 0;
+    for (let n = 0; n < r.T; n++) {
+      const x = masked(r, i, n) ? 0 : Math.abs(score(r, l, h, i, n) - mx);
+      if (x > big) big = x;
+      if (DATA.mode === 0 && x > 0 && (x < 1e-4 || num(fL(x)) === 0)) dSci = true;
+    }
+    const expOf = (t) => num(t.slice(t.indexOf('e') + 1)), dX = big > 0 ? expOf(sci(big, 17)) : 0;
+    let dP = Math.max(PREC, 1, dg + dX);
+    if (expOf(sci(big, dP)) > dX) dP++; /* 9.97 to 1 digit read 1.0e+01 for a fixed 9.97 */
+    const fD = (x) => (dSci ? sci(x, dP) : fL(x));
     const tb = el('table', {}, el('tr', {}, ...['j', 'key', 'S[i,j]' + q8(r, l, h, 'scores').note, 'S \u2212 max', 'exp(S \u2212 max)',
       'A[i,j]' + wNote].map((t) => el('th', { text: t }))));
     for (let n = 0; n < r.T; n++) {
       const m = masked(r, i, n), s = score(r, l, h, i, n);
       /* a masked key's exp(−∞) and weight are exactly 0, as --explain's row writes them ("0.0000" read as a rounded
        * number) */
-      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fSc(s), m ? '\u2212\u221e' : fL(s - mx),
+      const cells = [String(n), r.tokens[n], m ? '\u2212\u221e (masked)' : fSc(s), m ? '\u2212\u221e' : fD(s - mx),
         m ? '0' : fE(Math.exp(s - mx)), m ? '0' : fW(weight(r, l, h, i, n))];
       const tr = el('tr', { class: n === j ? 'this' : '', 'data-j': String(n) });
       cells.forEach((t, c) => tr.append(el('td', { class: c === 1 ? '' : 'num', text: t, 'data-role': ['', '', 'row-score', '', '', 'row-weight'][c] || null,
