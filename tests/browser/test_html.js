@@ -164,6 +164,7 @@ async function main() {
     await dotTableChecks(browser, tmp);
     await cellTablesAddUp(browser, tmp);
     await singleScoreLikeColumn(browser, tmp);
+    await rowMaxNotShownAs0(browser, tmp);
     await dotLikeExplain(browser, tmp);
     await noScaleLineLikeExplain(browser, tmp);
     await percentLikeExplain(browser, tmp);
@@ -1200,6 +1201,45 @@ async function singleScoreLikeColumn(browser, tmp) {
       await page.close();
     });
   }
+}
+
+/* The cell view's "row max =" is one score and says it as the matrix tooltip does: a row max that is not 0 does not show
+ * as 0, and is scientific (--precision digits, 1 at least) exactly when it is below 1e-4 or its digits would print it as
+ * 0. With --precision 0 --causal --heads 4 on "I love deep learning", head 3, query 0 (one key: weight 1, so 0 digits)
+ * read "row max = 0" under the S[i,j] column's "3.8e−01" for 0.38367 (--explain's "row max = 0.383669764"); C's "%.1e"
+ * of it is "3.8e-01". Checked in every cell of every head against scores.npy's row max over the keys not masked. */
+async function rowMaxNotShownAs0(browser, tmp) {
+  const args = ['--precision', '0', '--causal', '--heads', '4', 'I love deep learning'];
+  const out = path.join(tmp, 'rowmax'), dump = path.join(tmp, 'rowmax_dump');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
+  const S = readNpy(path.join(dump, 'scores.npy')), H = S.shape[0], T = S.shape[2];
+  await test('html_row_max_is_not_shown_as_0', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const got = await page.evaluate((H, T) => {
+      const a = window.attnviz, res = [];
+      for (let h = 0; h < H; h++) for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+        a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
+        const eq = [...document.querySelectorAll('#view-cell p.eq')].map((e) => e.textContent).find((t) => t.startsWith('row max = '));
+        res.push([h, i, j, eq ? eq.match(/^row max = (\S+)/)[1] : null]);
+      }
+      return res;
+    }, H, T);
+    const bad = [];
+    for (const [h, i, j, t] of got) {
+      let mx = -Infinity;
+      for (let k = 0; k <= i; k++) mx = Math.max(mx, S.at(h, i, k)); /* --causal: keys 0..i */
+      const m = t && t.match(/^\u2212?\d+(?:\.(\d+))?(?:e([+\u2212])(\d\d+))?$/), d = m ? (m[1] || '').length : 0;
+      const fixedDigits = m && !m[3] ? d : null, a = Math.abs(mx);
+      const sciWant = fixedDigits === null || (a > 0 && (a < 1e-4 || Number(a.toFixed(fixedDigits)) === 0));
+      if (!m || (mx !== 0 && num(t.replace(/\u2212/g, '-')) === 0) || !!m[3] !== sciWant || (m[3] && d !== 1) ||
+          Math.abs(Number(t.replace(/\u2212/g, '-')) - mx) > 0.5 * Math.pow(10, -d + (m[3] ? Number(m[2].replace('\u2212', '-') + m[3]) : 0)) * (1 + 1e-6) + 1e-12)
+        bad.push('head ' + h + ' cell (' + i + ', ' + j + '): row max ' + t + ', scores.npy ' + mx);
+    }
+    check(bad.length === 0, bad.length + ' faults in ' + got.length + ' cells, e.g. ' + bad.slice(0, 6).join('; '));
+    check(got.find((x) => x[0] === 3 && x[1] === 0 && x[2] === 0)[3] === '3.8e\u221201', 'head 3 cell (0, 0): row max ' + got.find((x) => x[0] === 3 && x[1] === 0 && x[2] === 0)[3]);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
 }
 
 /* Each row of the q\u00b7k table checks on a calculator: the product of the q[d] and k[d] it shows gives the q[d]\u00b7k[d] it

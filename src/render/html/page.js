@@ -101,9 +101,12 @@
   /* whether score x of panel (l, h) takes scientific notation where fmtS's fixed digits would not say it: on a float32
    * page, when it is not 0 and below 1e-4 or would print as 0 in them, numpy's rule for an array (suppress=False) and
    * --explain's for its table (teach.c). An 8-bit page's score is no finer than its step: fmtS and its note say it. */
-  function sciScore(r, l, h, x) {
+  function sciScore(r, l, h, x) { return hides(x, (a) => fmtS(r, l, h, a)); }
+  /* whether f's fixed digits do not say x on a float32 page: x is not 0 and below 1e-4 or f prints it as 0 (sciScore's
+   * rule for any number of the cell view that f writes in fixed point) */
+  function hides(x, f) {
     const a = Math.abs(x);
-    return DATA.mode === 0 && a > 0 && (a < 1e-4 || num(fmtS(r, l, h, a)) === 0);
+    return DATA.mode === 0 && a > 0 && (a < 1e-4 || num(f(a)) === 0);
   }
   /* one score shown alone, the matrix tooltip's and the cell view's "stored score S[…] =": scientific by sciScore,
    * with --precision digits, 1 at least, as the cell view's S[i,j] column (softmaxRow). With --precision 1 (`--heads
@@ -1172,7 +1175,7 @@
     for (let n = 0; n < r.T; n++) {
       const x = masked(r, i, n) ? 0 : Math.abs(score(r, l, h, i, n) - mx);
       if (x > big) big = x;
-      if (DATA.mode === 0 && x > 0 && (x < 1e-4 || num(fL(x)) === 0)) dSci = true;
+      if (hides(x, fL)) dSci = true;
     }
     const expOf = (t) => num(t.slice(t.indexOf('e') + 1)), dX = big > 0 ? expOf(sci(big, 17)) : 0;
     let dP = Math.max(PREC, 1, dg + dX);
@@ -1200,7 +1203,10 @@
         dumpRef(r, r.weights_file, l, h, i, j)));
       return;
     }
-    cv.append(el('p', { class: 'eq', text: 'row max = ' + fL(mx) + (dg > sd ? q8(r, l, h, 'scores', dg).note : '') +
+    /* the row max, one score, by fmtScore's rule in fL's digits: with --precision 0 --causal --heads 4 ("I love deep
+     * learning", head 3, query 0) it read "row max = 0" for 0.3837 under the S[i,j] column's "3.8e−01" */
+    const fM = (x) => (hides(x, fL) ? sci(x, Math.max(PREC, 1)) : fL(x));
+    cv.append(el('p', { class: 'eq', text: 'row max = ' + fM(mx) + (dg > sd ? q8(r, l, h, 'scores', dg).note : '') +
       '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }));
     /* a masked cell: why, and that it adds nothing, as --explain; it read "A[0, 0, 1, 5] = exp(\u2212\u221e) / 1.1705 =
      * 0.0000" under the stored score 1.9405, with no word of the mask */
