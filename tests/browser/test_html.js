@@ -165,6 +165,7 @@ async function main() {
     await cellTablesAddUp(browser, tmp);
     await singleScoreLikeColumn(browser, tmp);
     await rowMaxNotShownAs0(browser, tmp);
+    await lineExponentNotShownAs0(browser, tmp);
     await dotLikeExplain(browser, tmp);
     await noScaleLineLikeExplain(browser, tmp);
     await percentLikeExplain(browser, tmp);
@@ -1237,6 +1238,53 @@ async function rowMaxNotShownAs0(browser, tmp) {
     }
     check(bad.length === 0, bad.length + ' faults in ' + got.length + ' cells, e.g. ' + bad.slice(0, 6).join('; '));
     check(got.find((x) => x[0] === 3 && x[1] === 0 && x[2] === 0)[3] === '3.8e\u221201', 'head 3 cell (0, 0): row max ' + got.find((x) => x[0] === 3 && x[1] === 0 && x[2] === 0)[3]);
+    check(page.problems.length === 0, page.problems.join('; '));
+    await page.close();
+  });
+}
+
+/* The cell view's line "A[…] = exp(S − max) / Σ = A" does not write an exponent that is not 0 as 0, as the S − max
+ * column beside: with --precision 2 --heads 8 on "a b c d e f g h i j k l", head 7, query 8, key 11 (a near tie with
+ * key 0, the max) it read "exp(0.00) / 4.26 = 0.23" for exp(−0.00176) (--explain: "exp(-0.00176477432)"); C's "%.2e"
+ * of it is "-1.76e-03". In every cell of every head: the exponent is scores.npy's S − max to its digits, not 0 when it
+ * is not, the same text as the column's when scientific, and exp(exponent) / sum as shown gives the weight shown to
+ * half a unit of its last digit (or the line says what the page stores). */
+async function lineExponentNotShownAs0(browser, tmp) {
+  const args = ['--precision', '2', '--heads', '8', 'a b c d e f g h i j k l'];
+  const out = path.join(tmp, 'lineexp'), dump = path.join(tmp, 'lineexp_dump');
+  attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
+  const S = readNpy(path.join(dump, 'scores.npy')), H = S.shape[0], T = S.shape[2];
+  await test('html_line_exponent_is_not_shown_as_0', async () => {
+    const page = await openPage(browser, path.join(out, 'attnviz.html'));
+    const got = await page.evaluate((H, T) => {
+      const a = window.attnviz, res = [];
+      for (let h = 0; h < H; h++) for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
+        a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
+        const eq = [...document.querySelectorAll('#view-cell p.eq')].map((e) => e.textContent).find((t) => /^A\[.*exp\(/.test(t));
+        const col = document.querySelector('#view-cell tr[data-j="' + j + '"]').querySelectorAll('td')[3].textContent;
+        res.push([h, i, j, eq, col]);
+      }
+      return res;
+    }, H, T);
+    const n = (t) => Number(String(t).replace(/\u2212/g, '-'));
+    const unit = (t) => { const m = String(t).match(/^\u2212?\d+(?:\.(\d+))?(?:e([+\u2212]\d+))?$/);
+      return Math.pow(10, -(m[1] ? m[1].length : 0) + (m[2] ? n(m[2]) : 0)); };
+    const bad = [];
+    for (const [h, i, j, eq, col] of got) {
+      const at = 'head ' + h + ' cell (' + i + ', ' + j + ')';
+      const m = eq && eq.match(/= exp\((\S+)\) \/ (\S+) = (\S+?)(;|$| )/);
+      if (!m) { bad.push(at + ': no line: ' + eq); continue; }
+      let mx = -Infinity;
+      for (let k = 0; k < T; k++) mx = Math.max(mx, S.at(h, i, k));
+      const d = S.at(h, i, j) - mx;
+      if ((d !== 0 && n(m[1]) === 0) || Math.abs(n(m[1]) - d) > 0.5 * unit(m[1]) * (1 + 1e-6) + 1e-12 || (/e/.test(m[1]) && m[1] !== col))
+        bad.push(at + ': exponent ' + m[1] + ' beside the column\u2019s ' + col + ', scores.npy ' + d);
+      if (m[4] !== ';' && Math.abs(Math.exp(n(m[1])) / n(m[2]) - n(m[3])) > 0.5 * unit(m[3]) * (1 + 1e-6))
+        bad.push(at + ': exp(' + m[1] + ') / ' + m[2] + ' = ' + Math.exp(n(m[1])) / n(m[2]) + ', shown ' + m[3]);
+    }
+    check(bad.length === 0, bad.length + ' faults in ' + got.length + ' cells, e.g. ' + bad.slice(0, 6).join('; '));
+    const c = got.find((x) => x[0] === 7 && x[1] === 8 && x[2] === 11);
+    check(c[3].includes('exp(\u22121.76e\u221203) / '), 'head 7 cell (8, 11): ' + c[3]);
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
   });

@@ -1134,7 +1134,7 @@
     let dg = Math.max(sd, ad);
     const top = DATA.mode === 0 ? 9 : dg + 2;
     for (let d = dg; d <= top; d++) if (fW(shownQuotient(d)) === at) { dg = d; break; }
-    const fL = (x) => (dg > sd ? fmt(x, dg) : fS(x)), checks = fW(shownQuotient(dg)) === at;
+    const fL = (x) => (dg > sd ? fmt(x, dg) : fS(x));
     /* S − max and exp(S − max) as the line below writes its exponent and the numbers it divides (fL), so the row
      * checks like the line: an 8-bit --no-scale page kept the scores' 0 digits there, "−1" and "0" in the row of a
      * line "exp(−0.53) / 1.87 = 0.31", and a float32 one at --precision digits read "−11.5424" and "0.0000" beside
@@ -1216,9 +1216,14 @@
       el('p', { class: 'eq', text: 'key ' + j + ' contributes nothing to the output of query ' + i + '.' }));
       return;
     }
-    const line = cell + 'exp(' + fL(arg) + ') / ' + fL(tot) + ' = ';
-    if (checks) cv.append(el('p', { class: 'eq' }, line, el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
-    else cv.append(el('p', { class: 'eq' }, line + fW(shownQuotient(dg)) + (DATA.mode === 0 ? '; the page stores ' : ' from the 8-bit scores (each off by up to \u00b1' +
+    /* an exponent that is not 0 but that fL's digits do not say (a near tie with the max) as the S − max column beside
+     * writes it, scientific, and the quotient of the numbers shown with it: with --precision 2 --heads 8 on "a b c d e
+     * f g h i j k l" (head 7, query 8, key 11) the line read "exp(0.00) / 4.26 = 0.23" for exp(−0.00176) beside the
+     * column's "−1.76e−03" (--explain: "exp(-0.00176477432)") */
+    const argT = hides(arg, fL) ? fD(arg) : fL(arg), quot = hides(arg, fL) ? Math.exp(num(argT)) / num(fL(tot)) : shownQuotient(dg);
+    const line = cell + 'exp(' + argT + ') / ' + fL(tot) + ' = ';
+    if (fW(quot) === at) cv.append(el('p', { class: 'eq' }, line, el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
+    else cv.append(el('p', { class: 'eq' }, line + fW(quot) + (DATA.mode === 0 ? '; the page stores ' : ' from the 8-bit scores (each off by up to \u00b1' +
       q8(r, l, h, 'scores').bound + '); the page stores the weight apart: '), el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
   }
 
