@@ -166,6 +166,7 @@ async function main() {
     await singleScoreLikeColumn(browser, tmp);
     await rowMaxNotShownAs0(browser, tmp);
     await lineExponentNotShownAs0(browser, tmp);
+    await scoreBarNotShownAs0(browser, tmp);
     await dotLikeExplain(browser, tmp);
     await noScaleLineLikeExplain(browser, tmp);
     await percentLikeExplain(browser, tmp);
@@ -1287,6 +1288,32 @@ async function lineExponentNotShownAs0(browser, tmp) {
     check(c[3].includes('exp(\u22121.76e\u221203) / '), 'head 7 cell (8, 11): ' + c[3]);
     check(page.problems.length === 0, page.problems.join('; '));
     await page.close();
+  });
+}
+
+/* The matrix view's score colour bar ends at ±amax, the largest |score| of the head, and does not write it as 0 when it
+ * is not: with --precision 0 --heads 1 on "I" (one score, 0.2377, so amax = 0.2377) it read "0 … 0", where the SVG
+ * figure's ticks run from −0.2 to 0.2; by fmtScore's rule it is scientific with one digit, C's "%.1e": "2.4e-01".
+ * A bar its digits say is unchanged: --heads 4 "I love deep learning", head 0, reads fixed to 2 digits. */
+async function scoreBarNotShownAs0(browser, tmp) {
+  await test('html_score_colour_bar_is_not_shown_as_0', async () => {
+    for (const [args, want] of [[['--precision', '0', '--heads', '1', 'I'], ['\u22122.4e\u221201', '2.4e\u221201']], [['--heads', '4', 'I love deep learning'], null]]) {
+      const out = path.join(tmp, 'sbar' + args.length), dump = out + '_dump';
+      attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
+      const S = readNpy(path.join(dump, 'scores.npy')), T = S.shape[2];
+      let amax = 0;
+      for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) amax = Math.max(amax, Math.abs(S.at(0, i, j)));
+      const page = await openPage(browser, path.join(out, 'attnviz.html'));
+      await view(page, 'matrix');
+      await page.click('#view-matrix input[value="scores"]');
+      const bar = await page.$eval('#view-matrix .cbar', (b) => [b.querySelector('[data-role="cbar-lo"]').textContent, b.querySelector('[data-role="cbar-hi"]').textContent]);
+      const v = (t) => Number(t.replace(/\u2212/g, '-'));
+      check(v(bar[1]) !== 0 && v(bar[0]) === -v(bar[1]), args.join(' ') + ': bar ' + bar.join(' \u2026 '));
+      if (want) check(bar[0] === want[0] && bar[1] === want[1], args.join(' ') + ': bar ' + bar.join(' \u2026 ') + ', want ' + want.join(' \u2026 '));
+      else { check(!/e/.test(bar[1]) && digitsOf(bar[1]) === 2, args.join(' ') + ': bar ' + bar.join(' \u2026 ')); same(bar[1], amax, 2, 'bar end'); }
+      check(page.problems.length === 0, page.problems.join('; '));
+      await page.close();
+    }
   });
 }
 

@@ -916,7 +916,10 @@
     const d = Math.min(2, digits === undefined ? 2 : digits); /* ±amax: no finer than an 8-bit step */
     /* the weights' ends and words as the figures' colour bar (wRange): "0 … 0.2", on a log scale its log10 units,
      * "−3.70 … −0.70", the title giving the range as weights */
-    const lo = w === 'weights' ? (R.log ? fmt(R.llo, 2) : '0') : fmt(-amax, d), hi = w === 'weights' ? (R.log ? fmt(R.lhi, 2) : g3(R.top)) : fmt(amax, d);
+    /* ±amax, one score, by fmtScore's rule in d digits: with --precision 0 (`--heads 1 "I"`, a score of 0.2377) the
+     * bar read "0 … 0" where the figure's ticks go from −0.2 to 0.2 */
+    const end = (x) => (hides(x, (a) => fmt(a, d)) ? sci(x, Math.max(PREC, 1)) : fmt(x, d));
+    const lo = w === 'weights' ? (R.log ? fmt(R.llo, 2) : '0') : end(-amax), hi = w === 'weights' ? (R.log ? fmt(R.lhi, 2) : g3(R.top)) : end(amax);
     return el('div', { class: 'cbar', 'data-what': w }, el('span', { text: lo, 'data-role': 'cbar-lo' }), cv,
       el('span', { text: hi, 'data-role': 'cbar-hi' }),
       el('span', { 'data-role': 'cbar-title', text: (w === 'weights' ? ' ' + wWords(R) : ' score (RdBu_r, centred on 0)') + '   ' }),
