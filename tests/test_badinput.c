@@ -785,6 +785,11 @@ static const bad_case kCases[] = {
     {"steps_then_counting_word_with_train", 2, "--steps '100 步': the shell split it at its space, so --steps got 100 and the next word, 步, went into the sentence; the 步 after the number is not part of it: type --steps 100, without the 步", {"--train", "reverse", "--steps", "100", "步"}, NULL, 0, NULL, 0},
     {"layers_then_traditional_counting_word", 2, "--layers '2 層': the shell split it at its space, so --layers got 2 and the next word, 層, went into the sentence; the 層 after the number is not part of it: type --layers 2, without the 層", {"--train", "reverse", "--layers", "2", "層"}, NULL, 0, NULL, 0},
     {"warmup_then_counting_word_without_train", 2, "--warmup '10 步': the shell split it at its space, so --warmup got 10 and the next word, 步, went into the sentence; the 步 after the number is not part of it: type --warmup 10, without the 步 (and --warmup is an option of --train, which this command lacks)", {"--warmup", "10", "步", "hi"}, NULL, 0, NULL, 0},
+    /* the English words, split by the shell as 步 is: "--steps 100 steps" said "--train takes no input text, but the
+     * sentence 'steps' is given"; batches is batch's plural; another English word stays a sentence */
+    {"steps_then_english_counting_word_with_train", 2, "--steps '100 steps': the shell split it at its space, so --steps got 100 and the next word, steps, went into the sentence; the word steps after the number is not part of it: type --steps 100, without steps", {"--train", "reverse", "--steps", "100", "steps"}, NULL, 0, NULL, 0},
+    {"batch_then_english_plural_es", 2, "--batch '8 batches': the shell split it at its space, so --batch got 8 and the next word, batches, went into the sentence; the word batches after the number is not part of it: type --batch 8, without batches", {"--train", "reverse", "--batch", "8", "batches"}, NULL, 0, NULL, 0},
+    {"steps_then_english_sentence_with_train", 2, "--train takes no input text, but the sentence 'hello' is given", {"--train", "reverse", "--steps", "100", "hello"}, NULL, 0, NULL, 0},
     {"steps_then_two_counting_characters_is_a_sentence", 2, "--train takes no input text, but the sentence '个头' is given", {"--train", "reverse", "--steps", "100", "个头"}, NULL, 0, NULL, 0},
     {"steps_fullwidth_comma_not_groups_no_guess", 2, "--steps '４，００' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "４，００"}, NULL, 0, NULL, 0},
     {"steps_comma_not_groups_no_guess", 2, "--steps '1,00' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1,00"}, NULL, 0, NULL, 0},
@@ -938,6 +943,15 @@ static const bad_case kCases[] = {
     {"heads_digits_measure_word_out_of_range", 2, "--heads '100个' is not a whole number (the 个 after the number is not part of it, and 100 is outside the allowed range too); allowed: 1..64", {"--heads", "100个", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"d_model_unit", 2, "--d-model '512维' is not a whole number (the 维 after the number is not part of it: type 512); allowed: 1..4096", {"-d", "512维", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"steps_unit", 2, "--steps '100步' is not a whole number (the 步 after the number is not part of it: type 100); allowed: 1..1000000", {"--train", "reverse", "--steps", "100步"}, NULL, 0, NULL, 0},
+    /* an English word for what the number counts, or its unit, glued or quoted with a space, as 100步 above: it
+     * said only "is not a whole number"; 700 is past --dpi's 50..600; 4kb and 1st stay unguessed (a kilobyte is
+     * no thousand steps, an ordinal no count) */
+    {"steps_english_unit", 2, "--steps '100steps' is not a whole number (the word steps after the number is not part of it: type 100); allowed: 1..1000000", {"--train", "reverse", "--steps", "100steps"}, NULL, 0, NULL, 0},
+    {"heads_english_unit_space", 2, "--heads '8 heads' is not a whole number (the word heads after the number is not part of it: type 8); allowed: 1..64", {"--heads", "8 heads", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"dpi_english_unit_out_of_range", 2, "--dpi '700dpi' is not a whole number (the word dpi after the number is not part of it, and 700 is outside the allowed range too); allowed: 50..600", {"--dpi", "700dpi", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"scale_english_times", 2, "--scale '1.5x' is not a number (the word x after the number is not part of it: type 1.5)", {"--scale", "1.5x", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"steps_kilobytes_no_guess", 2, "--steps '4kb' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "4kb"}, NULL, 0, NULL, 0},
+    {"steps_ordinal_suffix_no_guess", 2, "--steps '1st' is not a whole number; allowed: 1..1000000", {"--train", "reverse", "--steps", "1st"}, NULL, 0, NULL, 0},
     {"scale_unit", 2, "--scale '1.5倍' is not a number (the 倍 after the number is not part of it: type 1.5)", {"--scale", "1.5倍", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"seed_chinese_numeral_unit", 2, "--seed '四十二号' is not a whole number (the 号 after the number is not part of it, and it is written in Chinese numerals: type the digits 42, 阿拉伯数字)", {"--seed", "四十二号", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a numeral the reader took a wrong number from, worked by hand: 一千零十 is 1000 + 10 (the bare 十 after

@@ -736,7 +736,9 @@ int av_number_with_words(const char *s, int real, char *num, size_t cap, int *ch
  * range too)" outside it; a number with words after it (av_number_with_words: "8个", "八个", "512维", "100步")
  * gets " (the 个 after the number is not part of it: type 8)", or "..., and 八 is written in Chinese numerals:
  * type the digits 8, 阿拉伯数字)", or "..., and 100 is outside the allowed range too)": "--heads 8个" and
- * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass). With real, a number that
+ * "--heads 八个" said only "is not a whole number" (a Chinese-speaking learner's pass); one in ASCII digits with an
+ * English word of english_unit_word after it, glued or after one space ("100steps", "8 heads"), " (the word steps
+ * after the number is not part of it: type 100)" or "..., and 100 is outside the allowed range too)". With real, a number that
  * ends in its decimal point ("十五点", "一點") gets " (it is written in Chinese numerals, with no digit after its
  * decimal point 点: ...)"; ASCII digits with a Chinese unit or an SI prefix after them (百 千 万 萬 亿 億, k K M:
  * "1万", "1.5万", "4k") " (the 万
@@ -758,6 +760,24 @@ static int measure_words(const char *s) {
             return 0;
     }
     return 1;
+}
+
+/* 1 if w, in any case, is an English word typed after a number for what it counts or the unit it is in, which does
+ * not change its value: step, head, layer, token, epoch, iteration, iter, time, sequence, seq, batch, sample,
+ * digit, each alone or with its plural s or es ("steps", "batches"), and dpi, MiB and x ("2x" for --scale 2); else
+ * 0. Not k, M (chinese_hint's SI prefixes, which do change it), px (no dpi) nor an ordinal's st, nd, rd, th. */
+static int english_unit_word(const char *w) {
+    static const char *const kWords[] = {"step", "head", "layer", "token", "epoch", "iteration", "iter", "time",
+                                         "sequence", "seq", "batch", "sample", "digit"};
+    size_t n = strlen(w);
+    if (!strcasecmp(w, "dpi") || !strcasecmp(w, "MiB") || !strcasecmp(w, "x")) return 1;
+    for (size_t i = 0; i < sizeof kWords / sizeof kWords[0]; i++) {
+        size_t k = strlen(kWords[i]);
+        if (n >= k && !strncasecmp(w, kWords[i], k) &&
+            (n == k || !strcasecmp(w + k, "s") || !strcasecmp(w + k, "es")))
+            return 1;
+    }
+    return 0;
 }
 
 static int chinese_hint(char *out, size_t cap, const char *s, int real, double lo, double hi, int open) {
@@ -847,6 +867,22 @@ static int chinese_hint(char *out, size_t cap, const char *s, int real, double l
                  "with no digit after its decimal point %s: as the digits %s it is outside the allowed range too)",
                  s + n - pt, num);
         return 0;
+    }
+    /* "100steps", "8 heads", "300dpi": a number in ASCII digits, then perhaps one space and an English word of
+     * english_unit_word (it said only "is not a whole number", where "100步" was told "type 100") */
+    size_t letters = n;
+    while (letters > 0 && isalpha((unsigned char)s[letters - 1])) letters--;
+    size_t numlen = letters - (letters > 0 && s[letters - 1] == ' ');
+    if (letters < n && numlen > 0 && numlen < sizeof whole && english_unit_word(s + letters)) {
+        memcpy(whole, s, numlen), whole[numlen] = 0;
+        if (is_decimal(whole, real)) {
+            snprintf(num, sizeof num, "%s", whole);
+            double v = strtod(num, NULL);
+            snprintf(out, cap, (open ? v > lo : v >= lo) && v <= hi ? " (the word %s after the number is not part of "
+                     "it: type %s)" : " (the word %s after the number is not part of it, and %s is outside the allowed "
+                     "range too)", s + letters, num);
+            return 0;
+        }
     }
     if (!av_utf8_chinese_number(num, sizeof num, s, real)) {
         if (!av_number_with_words(s, real, num, sizeof num, &chinese, post)) return 0;
@@ -3239,6 +3275,10 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
         if (!hint[0] && counting_word(words[1]))
             snprintf(hint, sizeof hint, " (the %s after the number is not part of it: type --%s %s, without the %s)",
                      words[1], d->name, words[0], words[1]);
+        /* an English one (english_unit_word): "--steps 100 steps" said "the sentence 'steps' is given" */
+        if (!hint[0] && english_unit_word(words[1]))
+            snprintf(hint, sizeof hint, " (the word %s after the number is not part of it: type --%s %s, without "
+                     "%s)", words[1], d->name, words[0], words[1]);
         k = 2;
         snprintf(joined, sizeof joined, "%s %s", words[0], words[1]);
     }
