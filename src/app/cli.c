@@ -1029,23 +1029,46 @@ static void index_name_hint(char *out, size_t cap, const char *option, const cha
              option, p, wide ? ", 半角" : "");
 }
 
+/* 1 if s, after the ASCII spaces and tabs at its start, begins with a minus sign as the hints read one: '-', the
+ * full-width '－' (U+FF0D) or the Chinese 负 (負); else 0. "-１", "－１" and "负一" are negative. */
+static int reads_negative(const char *s) {
+    s += strspn(s, " \t");
+    return *s == '-' || !strncmp(s, "－", strlen("－")) || !strncmp(s, "负", strlen("负")) ||
+           !strncmp(s, "負", strlen("負"));
+}
+
 /* "; heads are numbered from 0, so the last head is --head 3" (count heads; "only" for 1) appended to out (cap
- * bytes): the words index_past_hint and read_whole's point hint both end with. */
-static void append_last_head(char *out, size_t cap, int count) {
+ * bytes): the words index_past_hint and read_whole's point hint both end with. For a negative value (negative 1)
+ * "; heads are numbered from 0, with no negative indexing: the last head is --head 3", as Python's -1 meant the
+ * last (`--heads 2 --head -１` was told "so the last head is --head 1", no reason for a value below 0); with count 0
+ * (not known: a --model's) "; heads are numbered from 0, with no negative indexing", and for option "layer" (its
+ * count is never known here) "; layers are numbered from 0, with no negative indexing: leave --layer out for the
+ * last layer", as app/gpt2run.c says of --layer -1. Nothing for count 0 and a value that is not negative. */
+static void append_last_head(char *out, size_t cap, const char *option, int count, int negative) {
     size_t n = strlen(out);
-    snprintf(out + n, cap - n, "; heads are numbered from 0, so the %s head is --head %d", count == 1 ? "only" : "last",
-             count - 1);
+    if (negative && !strcmp(option, "layer"))
+        snprintf(out + n, cap - n, "; layers are numbered from 0, with no negative indexing: leave --layer out for the "
+                 "last layer");
+    else if (negative && count > 0)
+        snprintf(out + n, cap - n, "; heads are numbered from 0, with no negative indexing: the %s head is --head %d",
+                 count == 1 ? "only" : "last", count - 1);
+    else if (negative) snprintf(out + n, cap - n, "; heads are numbered from 0, with no negative indexing");
+    else if (count > 0)
+        snprintf(out + n, cap - n, "; heads are numbered from 0, so the %s head is --head %d", count == 1 ? "only" : "last",
+                 count - 1);
 }
 
 /* hint (cap bytes), a hint that ends in "it is outside the allowed range too)" (full_width_hint, edge_space_hint,
  * grouping_hint, chinese_hint given the heads in use), with "; heads are numbered from 0, so the last head is
- * --head 3)" in place of its ')' when count (the heads in use, 0: not known) is known. Else hint as it is. */
-static void index_past_hint(char *hint, size_t cap, int count) {
+ * --head 3)" in place of its ')' (append_last_head: option "head" or "layer", count the heads in use, 0: not known;
+ * negative 1 for a value below 0) when count is known or the value is negative. Else hint as it is. */
+static void index_past_hint(char *hint, size_t cap, const char *option, int count, int negative) {
     static const char tail[] = "outside the allowed range too)";
     size_t n = strlen(hint);
-    if (count <= 0 || n < sizeof tail || strcmp(hint + n - (sizeof tail - 1), tail) || n + 64 > cap) return;
+    if ((count <= 0 && !negative) || n < sizeof tail || strcmp(hint + n - (sizeof tail - 1), tail) || n + 100 > cap)
+        return;
     hint[n - 1] = 0;
-    append_last_head(hint, cap, count);
+    append_last_head(hint, cap, option, count, negative);
     strcat(hint, ")");
 }
 
@@ -1060,11 +1083,11 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, int 
         char hint[400], point[256]; /* "１２。": the full stop's words and the full-width ones; 第１个's two indexes */
         int heads = !strcmp(d->name, "head") ? CTX_HEADS(ctx) : 0; /* 0: not known, or not --head */
         /* the range every hint's value is checked against: a range checked later (--head) takes any, but the heads
-         * in use ("type the half-width 5" named a refused --head of 1 head) */
-        long long lo = heads > 0 ? 0 : d->range_later ? LLONG_MIN : d->lo,
-                  hi = heads > 0 ? heads - 1 : d->range_later ? LLONG_MAX : d->hi;
-        double min = heads > 0 || !d->range_later ? (double)lo : -HUGE_VAL,
-               max = heads > 0 || !d->range_later ? (double)hi : HUGE_VAL;
+         * in use ("type the half-width 5" named a refused --head of 1 head), and its floor, which is known (0 of
+         * --head and --warmup: `--model DIR --head -１` was told "type the half-width -1", which every model refuses) */
+        long long lo = heads > 0 ? 0 : d->lo, hi = heads > 0 ? heads - 1 : d->range_later ? LLONG_MAX : d->hi;
+        double min = (double)lo, max = heads > 0 || !d->range_later ? (double)hi : HUGE_VAL;
+        int head = !strcmp(d->name, "head"), negative = head && reads_negative(s);
         full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0, min, max, 0);
         if (!hint[0]) edge_space_hint(hint, sizeof hint, s, 0, min, max, 0);
         if (!hint[0]) grouping_hint(hint, sizeof hint, s, lo, hi); /* "--steps 4,000" */
@@ -1073,11 +1096,11 @@ static av_status read_whole(const optdef *d, const char *s, long long *out, int 
         if (!hint[0] && strcmp(d->name, "head")) /* "--heads 第八": a count, the 8th's number */
             count_ordinal_hint(hint, sizeof hint, d->name, s, d->lo, d->hi);
         if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, min, max, 0); /* "--heads 八" */
-        index_past_hint(hint, sizeof hint, heads); /* --head 五 of 4 heads: which is the last */
+        if (head) index_past_hint(hint, sizeof hint, "head", heads, negative); /* --head 五 of 4 heads: the last */
         if (!hint[0] && whole_with_point(point, sizeof point, d->name, s, heads > 0 ? lo : d->lo,
                                                   heads > 0 ? hi : d->hi)) {
-            if (heads > 0 && !strstr(point, ", e.g. ")) /* --head 5.0 of 4 heads: no e.g., and which is the last */
-                append_last_head(point, sizeof point, heads);
+            if ((heads > 0 || negative) && !strstr(point, ", e.g. ")) /* --head 5.0 of 4 heads: no e.g., and which is the last */
+                append_last_head(point, sizeof point, "head", heads, negative);
             if (d->later) return av_fail(err, AV_EUSAGE, "%s; allowed: %s", point, d->later);
             return av_fail(err, AV_EUSAGE, "%s; allowed: %lld..%lld", point, d->lo, d->hi);
         }
@@ -2046,13 +2069,17 @@ static av_status parse_layer(av_options *o, const char *s, av_err *err) {
     }
     if (end == s || *end != 0 || !is_decimal(s, 0)) {
         char hint[400]; /* 第１层's two indexes */
-        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer １" */
+        /* from 0: no model takes a layer below it (`--layer -１` was told "type the half-width -1, 半角") */
+        full_width_hint(hint, sizeof hint, s, 0, NULL, 0, 0, 0, HUGE_VAL, 0); /* "--layer １" */
         if (!hint[0]) av_ordinal_hint(hint, sizeof hint, "layer", s, -1); /* "--layer 第一层" */
         if (!hint[0]) index_name_hint(hint, sizeof hint, "layer", s, 0); /* "--layer L1" */
-        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, -HUGE_VAL, HUGE_VAL, 0); /* "--layer 一" */
+        if (!hint[0]) chinese_hint(hint, sizeof hint, s, 0, 0, HUGE_VAL, 0); /* "--layer 一" */
+        index_past_hint(hint, sizeof hint, "layer", 0, reads_negative(s)); /* "--layer 负一": leave it out */
         char point[256];
-        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX))
+        if (!hint[0] && whole_with_point(point, sizeof point, "layer", s, 0, LLONG_MAX)) {
+            if (reads_negative(s)) append_last_head(point, sizeof point, "layer", 0, 1); /* "--layer -1.0" */
             return av_fail(err, AV_EUSAGE, "%s; allowed: 0..L-1, L the --model's layers", point);
+        }
         return av_fail(err, AV_EUSAGE, "--layer %s is not a layer number%s; allowed: 0..L-1, L the --model's "
                        "layers (its config.json's n_layer, or num_hidden_layers for Llama and Qwen2)", SHOW_WORD(s), hint);
     }
@@ -3207,7 +3234,7 @@ static av_status split_value(const optdef *d, const char *value, const char *nex
         snprintf(one, sizeof one, "%s%s", value, next);
         chinese_hint(hint, sizeof hint, one, 1, d->min, d->max, d->open);
     } else if (!index && !hint[0]) /* "--dpi 1 200": digits grouped by a space (SI), as --dpi '1 200' is told */
-        grouping_hint(hint, sizeof hint, joined, d->range_later ? LLONG_MIN : d->lo, d->range_later ? LLONG_MAX : d->hi);
+        grouping_hint(hint, sizeof hint, joined, d->lo, d->range_later ? LLONG_MAX : d->hi);
     const char *at = strstr(err->msg, "; allowed: ");
     if (!at) at = err->msg + strlen(err->msg); /* "--dpi 1 is outside the allowed range 50..600" */
     size_t hl = strlen(hint);
@@ -3260,14 +3287,14 @@ static av_status split_number(const optdef *d, const av_options *o, char *const 
         at += (size_t)snprintf(joined + at, sizeof joined - at, " %s", words[k]);
     hint[0] = 0;
     if (k > 1 && strlen(words[0]) <= 3 && strspn(words[0], "0123456789") == strlen(words[0]))
-        grouping_hint(hint, sizeof hint, joined, d->range_later ? LLONG_MIN : d->lo, d->range_later ? LLONG_MAX : d->hi);
+        grouping_hint(hint, sizeof hint, joined, d->lo, d->range_later ? LLONG_MAX : d->hi);
     if (!hint[0]) { /* "5 %", "1 万": one word, joined without the space */
         char one[96];
         snprintf(one, sizeof one, "%s%s", words[0], words[1]);
         /* a per cent or a unit alone, whose value is not words[0]'s: "--steps 100 我爱" is told what --train
          * says of any sentence, not "the 我爱 after the number is not part of it: type 100" */
         if (!(real ? chinese_hint(hint, sizeof hint, one, 1, d->min, d->max, d->open)
-                   : chinese_hint(hint, sizeof hint, one, 0, d->range_later ? -HUGE_VAL : (double)d->lo,
+                   : chinese_hint(hint, sizeof hint, one, 0, (double)d->lo,
                                   d->range_later ? HUGE_VAL : (double)d->hi, 0)))
             hint[0] = 0;
         /* one counting word (counting_word), as "--steps 100步" is told, with the option to type, as words[0]
