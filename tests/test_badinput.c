@@ -838,6 +838,9 @@ static const bad_case kCases[] = {
      * --figures heads,modle", "heads,ｇｒｉｄ", "heads,xyz", "heads,,", each refused again (a learner's pass) */
     {"figures_chinese_and_a_typo", 2, "'热力图' is not a figure (热力图 is heads, and modle is a typo of model: type --figures heads,model, with --model); expected", {"--figures", "热力图,modle", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_and_full_width", 2, "'热力图' is not a figure (热力图 is heads, and ｇｒｉｄ is grid typed in full-width letters: type --figures heads,grid); expected", {"--figures", "热力图,ｇｒｉｄ", "我爱深度学习"}, NULL, 0, NULL, 0},
+    /* ｍｏｄｌｅ (U+FF4D U+FF4F U+FF44 U+FF4C U+FF45, <wide> of m o d l e) is modle typed in full-width letters:
+     * it said "'ｍｏｄｌｅ' is not a figure either", no list, where modle got "type --figures heads,model" */
+    {"figures_chinese_and_full_width_typo", 2, "'热力图' is not a figure (热力图 is heads, and ｍｏｄｌｅ is a typo of model typed in full-width letters: type --figures heads,model, with --model); expected", {"--figures", "热力图,ｍｏｄｌｅ", "我爱"}, NULL, 0, NULL, 0},
     {"figures_chinese_and_no_figure", 2, "'热力图' is not a figure (热力图 is heads, and 'xyz' is not a figure either); expected", {"--figures", "热力图,xyz", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_and_empty_names", 2, "'热力图' is not a figure (热力图 is heads, and the list has an empty name too); expected", {"--figures", "热力图,,", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_two_in_a_list", 2, "--figures '热力图，网格': '热力图' is not a figure (热力图 is heads: type --figures heads，grid); expected", {"--figures", "热力图，网格", "我爱深度学习"}, NULL, 0, NULL, 0},

@@ -436,7 +436,7 @@ static const char *fig_name(int i);
 
 /* The figure that t[0..tl), a name of a --figures list that is no figure in any case, stands for, with ", and ｇｒｉｄ
  * is grid typed in full-width letters" or ", and modle is a typo of model" (nearest_value, as read_figures' "did you
- * mean") appended to fixes (cap bytes, NUL-terminated); NULL when it stands for none, with ", and 'xyz' is not a
+ * mean"; ", and ｍｏｄｌｅ is a typo of model typed in full-width letters" of its half-width twin) appended to fixes (cap bytes, NUL-terminated); NULL when it stands for none, with ", and 'xyz' is not a
  * figure either" (", and the list has an empty name too" for "") appended and *unknown set to 1 (no list to type
  * then). A name that is a figure gives NULL and appends nothing. */
 static const char *fixed_figure(const char *t, size_t tl, char *fixes, size_t cap, int *unknown) {
@@ -454,9 +454,13 @@ static const char *fixed_figure(const char *t, size_t tl, char *fixes, size_t ca
                 return fig_name(v);
             }
     long long best = tl ? nearest_value(t, tl, fig_name, 0, 7) : -1;
+    /* "ｍｏｄｌｅ": a typo typed in full-width letters, read as its half-width twin (it got "is not a figure either"
+     * where "modle" got "is a typo of model") */
+    int wide = best < 0 && tl && av_utf8_halfwidth_text(half, sizeof half, typed, &other) > 0 && !other &&
+               (best = nearest_value(half, strlen(half), fig_name, 0, 7)) >= 0;
     if (best >= 0) {
-        snprintf(fixes + at, cap - at, ", and %s is a typo of %s", av_shown_word(shown, sizeof shown, typed),
-                 fig_name((int)best));
+        snprintf(fixes + at, cap - at, ", and %s is a typo of %s%s", av_shown_word(shown, sizeof shown, typed),
+                 fig_name((int)best), wide ? " typed in full-width letters" : "");
         return fig_name((int)best);
     }
     if (tl) snprintf(fixes + at, cap - at, ", and %s is not a figure either", av_quoted_word(shown, sizeof shown, typed));
