@@ -915,6 +915,18 @@ static const bad_case kCases[] = {
     {"figures_typo_model_without_model", 2, "'modle' is not a figure (did you mean model, with --model?); expected", {"--figures", "modle", "我爱"}, NULL, 0, NULL, 0},
     {"figures_fullwidth_model_without_model", 2, "'ｍｏｄｅｌ' is not a figure (it is typed in full-width characters: type the half-width model, 半角, with --model); expected", {"--figures", "ｍｏｄｅｌ", "我爱"}, NULL, 0, NULL, 0},
     {"figures_typo_mean_and_model", 2, "'maen' is not a figure (did you mean mean? mean is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"--figures", "maen,model", "我爱"}, NULL, 0, NULL, 0},
+    /* every name of the list that is no figure is named with the one it stands for, and the list to type fixes
+     * them all (maen and modle are one swap from mean and model, hedas from heads, grdi from grid; ｍａｅｎ is
+     * U+FF4D U+FF41 U+FF45 U+FF4E, <wide> of m a e n): `--figures maen,modle` named maen alone, and `--figures
+     * hedas,model` said "did you mean heads, with --model?", though heads runs without --model and model needs it
+     * (--figures model: "add --model DIR"); the command to type now carries the ", with --model", as 热力图's does */
+    {"figures_two_typos_both_named", 2, "--figures 'maen,modle': 'maen' is not a figure (maen is a typo of mean, and modle is a typo of model; mean is for the single layer and model draws every layer of a --model: they cannot be drawn in one run, so run attnviz once for each); expected", {"--figures", "maen,modle", "hi"}, NULL, 0, NULL, 0},
+    {"figures_two_typos_one_list", 2, "'hedas' is not a figure (hedas is a typo of heads, and grdi is a typo of grid: type --figures heads,grid); expected", {"--figures", "hedas,grdi", "hi"}, NULL, 0, NULL, 0},
+    {"figures_typo_and_model_without_model", 2, "'hedas' is not a figure (hedas is a typo of heads: type --figures heads,model, with --model); expected", {"--figures", "hedas,model", "hi"}, NULL, 0, NULL, 0},
+    {"figures_typo_and_mean_with_model", 2, "'hedas' is not a figure (hedas is a typo of heads: type --figures heads,mean, without --model); expected", {"-m", "no-such-model", "--figures", "hedas,mean", "3 1 >"}, NULL, 0, NULL, 0},
+    {"figures_typo_and_no_figure", 2, "'hedas' is not a figure (hedas is a typo of heads, and 'xyz' is not a figure either); expected", {"--figures", "hedas,xyz", "hi"}, NULL, 0, NULL, 0},
+    {"figures_full_width_and_model_without_model", 2, "'ｈｅａｄｓ' is not a figure (ｈｅａｄｓ is heads typed in full-width letters: type --figures heads,model, with --model); expected", {"--figures", "ｈｅａｄｓ,model", "hi"}, NULL, 0, NULL, 0},
+    {"figures_full_width_typo", 2, "'ｍａｅｎ' is not a figure (ｍａｅｎ is a typo of mean typed in full-width letters: type --figures mean); expected", {"--figures", "ｍａｅｎ", "hi"}, NULL, 0, NULL, 0},
     {"figures_typo_mean_all_with_model", 2, "'maen' is not a figure (did you mean mean?); expected", {"-m", "no-such-model", "--figures", "maen,all", "3 1 >"}, NULL, 0, NULL, 0},
     {"figures_typo_grid_with_model", 2, "'grdi' is not a figure (did you mean grid?); expected", {"-m", "no-such-model", "--figures", "grdi", "3 1 >"}, NULL, 0, NULL, 0},
     {"figures_typo_mean_without_model", 2, "'maen' is not a figure (did you mean mean?); expected", {"--figures", "maen", "我爱"}, NULL, 0, NULL, 0},

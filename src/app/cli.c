@@ -533,6 +533,34 @@ static void figure_note(char *note, size_t n, const char *whole, const char *at,
         snprintf(note, n, "%s", ctx & CTX_MODEL ? ", without --model" : ", with --model");
 }
 
+/* " (maen is a typo of mean, and modle is a typo of model: type --figures mean,model, with --model)" into out (cap
+ * bytes) when the --figures list whole, whose name at `at` (len bytes) stands for figure value as lead says ("maen
+ * is a typo of mean", "ｈｅａｄｓ is heads typed in full-width letters"), has another name that is no figure
+ * (fixed_figure names each, with the figure it stands for), or, with always 0, when it runs only with or without
+ * --model for another name than value: `--figures maen,modle` named maen alone, and `--figures hedas,model` said
+ * "did you mean heads, with --model?", though model needs --model and heads does not. The words are
+ * chinese_choice_hint's: no list when a name stands for none, "they cannot be drawn in one run" when the list runs
+ * neither way. Returns 1 when it wrote, else 0 with out "" (nothing else in the list to name: the "did you mean"). */
+static int figure_list_hint(char *out, size_t cap, const char *whole, const char *at, size_t len, const char *value,
+                            const char *lead, int always, int ctx) {
+    char cmd[192], single[32], fixes[400], shown[256];
+    int refused, needs_model, has_all, unknown;
+    out[0] = 0;
+    read_choice_list("figures", whole, at, len, value, ctx, cmd, sizeof cmd, &refused, single, &needs_model, &has_all,
+                     fixes, sizeof fixes, &unknown);
+    int split = !(ctx & CTX_TRAIN) && single[0] && needs_model; /* "mean,model": neither way */
+    const char *with = !(ctx & CTX_TRAIN) && !has_all && refused ? (ctx & CTX_MODEL ? ", without --model"
+                                                                                    : ", with --model") : "";
+    if (!always && !fixes[0] && (split || !with[0] || !runs_in("figures", value, ctx))) return 0;
+    av_shell_word(shown, sizeof shown, cmd);
+    if (split)
+        snprintf(out, cap, " (%s%s; %s is for the single layer and model draws every layer of a --model: they cannot "
+                 "be drawn in one run, so run attnviz once for each)", lead, fixes, single);
+    else if (strlen(shown) > 160 || unknown) snprintf(out, cap, " (%s%s)", lead, fixes);
+    else snprintf(out, cap, " (%s%s: type --figures %.160s%s)", lead, fixes, shown, with);
+    return 1;
+}
+
 /* " (缩放 is scale: type --compare scale)" into out (cap bytes) when typed[0..len) is a Chinese word of
  * kChineseChoice for --option; else "". whole (NULL: typed itself) is the option's whole value, of which typed is
  * one name (--figures' list): the command to type is whole with that name replaced ("--figures grid,热力图" →
@@ -1998,22 +2026,40 @@ static av_status read_figures(av_options *o, const char *s, int ctx, av_err *err
         int k = 0;
         while (k < 8 && !(strlen(kFig[k]) == len && strncasecmp(name, kFig[k], len) == 0)) k++; /* any case */
         if (k == 8) { /* "head" for heads: the nearest name within 2 edits and a third of its length, as options */
-            char near[256] = ""; /* fw's hint fits whole */
+            char near[900] = ""; /* fw's hint, or figure_list_hint's, fits whole */
             char note[192]; /* ", without --model": the name runs with the list only so (figure_note) */
-            long long best = nearest_value(name, len, fig_name, 0, 7);
-            if (best >= 0) figure_note(note, sizeof note, s, name, len, kFig[best], ctx);
-            if (best >= 0 && note[0] == ';') /* "maen,model": mean and model run in no one run */
-                snprintf(near, sizeof near, " (did you mean %s? %s)", kFig[best], note + 2);
-            else if (best >= 0) snprintf(near, sizeof near, " (did you mean %s%s?)", kFig[best], note);
-            const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
-            char one_h[65], fw[256]; /* "ｈｅａｄｓ", "heads。" */
+            char one_h[65], fw[256], lead[400], half[65], sh[200]; /* "ｈｅａｄｓ", "heads。" */
             snprintf(one_h, sizeof one_h, "%.*s", (int)(len > 64 ? 64 : len), name);
             av_utf8_trim_cut(one_h); /* 64 bytes may end inside a character */
+            long long best = nearest_value(name, len, fig_name, 0, 7);
+            if (best >= 0) /* the list's other names, each fixed, or another that --model decides: named */
+                snprintf(lead, sizeof lead, "%s is a typo of %s", av_shown_word(sh, sizeof sh, one_h), kFig[best]);
+            if (best >= 0 && figure_list_hint(near, sizeof near, s, name, len, kFig[best], lead, 0, ctx)) {
+            } else if (best >= 0) {
+                figure_note(note, sizeof note, s, name, len, kFig[best], ctx);
+                if (note[0] == ';') /* "maen,model": mean and model run in no one run */
+                    snprintf(near, sizeof near, " (did you mean %s? %s)", kFig[best], note + 2);
+                else snprintf(near, sizeof near, " (did you mean %s%s?)", kFig[best], note);
+            }
+            int other = 0; /* "ｍａｅｎ": a typo in full-width letters, as fixed_figure reads one after the first */
+            long long wide = best < 0 && av_utf8_halfwidth_text(half, sizeof half, one_h, &other) > 0 && !other
+                                 ? nearest_value(half, strlen(half), fig_name, 0, 7) : -1;
+            if (wide >= 0 && strcasecmp(half, kFig[wide])) {
+                snprintf(lead, sizeof lead, "%s is a typo of %s typed in full-width letters", one_h, kFig[wide]);
+                figure_list_hint(near, sizeof near, s, name, len, kFig[wide], lead, 1, ctx);
+            }
+            const char *nonsep = av_utf8_not_a_list_sep(s); /* "heads、grid" */
             full_width_hint(fw, sizeof fw, one_h, -1, fig_name, 0, 7, 0, 0, 0);
             for (int v = 0; fw[0] && v < 8; v++) { /* the name it reads as: "ｍｅａｎ" is mean */
                 char one_fw[256];
                 full_width_hint(one_fw, sizeof one_fw, one_h, -1, fig_name, v, v, 0, 0, 0);
                 if (!one_fw[0]) continue;
+                /* "ｈｅａｄｓ,model": heads runs without --model, model needs it; "ｈｅａｄｓ,modle": both named */
+                snprintf(lead, sizeof lead, "%s is %s typed in full-width letters", one_h, kFig[v]);
+                if (figure_list_hint(near, sizeof near, s, name, len, kFig[v], lead, 0, ctx)) {
+                    fw[0] = 0;
+                    break;
+                }
                 figure_note(note, sizeof note, s, name, len, kFig[v], ctx);
                 if (note[0] && strlen(fw) + strlen(note) < sizeof fw) /* before its ')' */
                     snprintf(fw + strlen(fw) - 1, sizeof fw - strlen(fw) + 1, "%s)", note);
