@@ -3513,6 +3513,19 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
              * "k q a z m k q a"` was told to try a reverse prompt, which --model then calls outside induction */
             if ((st = join_sentence(o, optind, argc, argv, err))) return st;
             const char *s = o->sentence;
+            /* the placeholder of the training chapter's tables, typed as it is written there: docs/train.md's
+             * `attnviz --train reverse OPTIONS -o DIR` and docs/train.zh.md's `attnviz --train reverse 选项 -o DIR`
+             * were told to "try the trained model with: attnviz --model DIR "选项"", a run of the placeholder as
+             * a sentence (a Chinese-speaking learner's pass of the chapter) */
+            if (!strcasecmp(s, "OPTIONS") || !strcmp(s, "选项")) {
+                char out[1200], shown[120];
+                av_shell_word(out, sizeof out, o->outdir);
+                return av_fail(err, AV_EUSAGE, "--train takes no input text, but the sentence %s is given; %s stands "
+                               "for the options of a row of docs/train.md's tables (`attnviz --train %s OPTIONS -o "
+                               "DIR`; 选项 in docs/train.zh.md): type the row's options in its place, e.g. attnviz "
+                               "--train %s --heads 1 -o %s", av_quoted_word(shown, sizeof shown, s), s,
+                               av_task_name(o->train), av_task_name(o->train), out);
+            }
             char q = strpbrk(s, "\"\\$`!") && !strchr(s, '\'') ? '\'' : '"'; /* the shell keeps it as typed */
             /* in q, as typed, when that is whole and the shell keeps it: no ' beside "\$`!, nor a control
              * character, which av_shell_word writes $'\n' (quoted as it writes it otherwise) */
