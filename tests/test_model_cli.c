@@ -3393,6 +3393,20 @@ static void test_model_explain_names_parts_as_figures_do(void **state) {
                                "0..7 (the text spans tokens 2..4: [<0xE7>] [<0x88>] [<0xB1>], which the figures and "
                                "the page label [爱(1/3)] [爱(2/3)] [爱(3/3)]; name one of them)\n");
     tu_free(&r);
+    /* a part label that names no token, "爱(4/3)" (爱 has 3 parts, by hand above), typed as the figures write it or
+     * as a Chinese input method does ("（4/3）"): the same help as "爱" alone, where it said only "'爱(4/3)' is
+     * neither a token of the sentence nor an index 0..7" */
+    static const char *const beyond[] = {"爱(4/3),我", "爱（4/3）,我"};
+    for (size_t i = 0; i < sizeof beyond / sizeof beyond[0]; i++) {
+        char want[600];
+        snprintf(want, sizeof want, "attnviz: error: --explain query '%.*s' is neither a token of the sentence nor an "
+                 "index 0..7 (the text '爱' spans tokens 2..4: [<0xE7>] [<0x88>] [<0xB1>], which the figures and the "
+                 "page label [爱(1/3)] [爱(2/3)] [爱(3/3)]; name one of them)\n", (int)strcspn(beyond[i], ","), beyond[i]);
+        run_attnviz(&r, NULL, "--model", f->dir, "--no-plot", "-q", "--explain", beyond[i], "我爱 深", NULL);
+        assert_int_equal(r.code, 2);
+        assert_string_equal(r.err, want);
+        tu_free(&r);
+    }
 }
 
 /* --show and --explain name a part of a character as the figures and the page do, not by its bytes: GPT-2's

@@ -895,6 +895,10 @@ static void test_explain_takes_a_full_width_comma(void **state) {
          "typed in full-width characters: type the half-width 5, 半角)\n"},
         {"1，９", "我爱深度学习", "--explain key '９' is neither a token of the sentence nor an index 0..5 (it is "
          "typed in full-width characters, and as the half-width 9 it is outside 0..5 too: T = 6 tokens)\n"},
+        /* a character's part label as a --model's figures write it, "爱(1/3)", on the built-in tokenizer, where 爱 is
+         * token 1 whole (我爱深度学习: 我 爱 深 度 学 习): it said only "is neither a token" */
+        {"爱(1/3),5", "我爱深度学习", "--explain query '爱(1/3)' is neither a token of the sentence nor an index 0..5 "
+         "(the text '爱' is token 1, a whole token: name it without the '(1/3)')\n"},
     };
     for (size_t i = 0; i < sizeof commas / sizeof commas[0]; i++) {
         run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", commas[i].spec, commas[i].text, NULL);

@@ -498,6 +498,41 @@ static int ascii_part_suffix(char *out, size_t cap, const char *drawn) {
     return changed;
 }
 
+/* For a part written as the figures label a part of a character, "爱(4/3)", whose "(k/n)" (or "（4/3）" as a
+ * Chinese input method types it) names no token: what the text before it is, into out (cap bytes), as the part
+ * without the "(k/n)" is told: " (the text '爱' spans tokens 3..5: [<0xE7>] [<0x88>] [<0xB1>], which the figures
+ * and the page label [爱(1/3)] [爱(2/3)] [爱(3/3)]; name one of them)" (byte_spans), or " (the text '爱' is
+ * token 1, a whole token: name it without the '(4/3)')" when a token is that text (as typed or with ␣ in front);
+ * else "". On a byte-level --model "爱(4/3),我" said only "neither a token of the sentence nor an index", where
+ * "爱,我" named its 3 tokens. */
+static void piece_hint(char *out, size_t cap, const av_tokens *toks, const char *part) {
+    const char *open = NULL;
+    out[0] = 0;
+    for (const char *c = part; *c; c++)
+        if (*c == '(' || !strncmp(c, "\xEF\xBC\x88", 3)) open = c; /* '(' or '（' (U+FF08) */
+    size_t len = strlen(part);
+    if (!open || open == part || !((part[len - 1] == ')' && open[0] == '(') ||
+                                   (len >= 3 && !strcmp(part + len - 3, "\xEF\xBC\x89"))))
+        return;
+    char base[AV_MAX_TOKEN_BYTES * 4 + 8], spaced[sizeof base + 4], span[400], quoted[200];
+    int more, i, k = snprintf(base, sizeof base, "%.*s", (int)(open - part), part);
+    if (k < 0 || (size_t)k >= sizeof base) return;
+    snprintf(spaced, sizeof spaced, OPEN_BOX "%s", base);
+    const char *suffix = AV_QUOTED_WORD(open, 200);
+    if ((i = find_token(toks, base, &more)) >= 0 || (i = find_token(toks, spaced, &more)) >= 0) {
+        snprintf(out, cap, " (the text %s is token %d, a whole token: name it without the %s)",
+                 AV_QUOTED_WORD(base, 200), i, suffix);
+        return;
+    }
+    /* byte_spans' list cut to what out holds after the name, so its ")" stays */
+    size_t room = cap - strlen(av_quoted_word(quoted, sizeof quoted, base)) - 1;
+    if (room > cap || room < sizeof " (the text " + 1) return;
+    byte_spans(span, room < sizeof span ? room : sizeof span, toks, base);
+    size_t at = (size_t)snprintf(out, cap, " (the text %s ", quoted);
+    if (strncmp(span, " (the text ", 11) || at >= cap) out[0] = 0;
+    else memcpy(out + at, span + 11, strlen(span + 11) + 1); /* fits: room above */
+}
+
 /* One part of QUERY,KEY. A token label draws a space as ␣ (GPT-2's " love" is
  * "␣love"), so a part with spaces is first tried with them drawn as ␣ (" 5"
  * finds "␣5", as "␣5" typed does). Then a whole number is an index (with a
@@ -576,6 +611,7 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         quote_hint(span, sizeof span, toks, part); /* "“爱”" */
         if (!span[0] && !av_utf8_list_sep(part, &sep)) spans_tokens(span, sizeof span, toks, part, drawn, spaced);
         if (!span[0] && !av_utf8_list_sep(part, &sep)) byte_spans(span, sizeof span, toks, part);
+        if (!span[0] && !av_utf8_list_sep(part, &sep)) piece_hint(span, sizeof span, toks, part); /* "爱(4/3)" */
         if (!span[0]) case_hint(span, sizeof span, toks, drawn, spaced);
         char num[64]; /* "爱,五": an index in Chinese numerals, refused as --heads 八 is, with its digits */
         if (!span[0] && av_utf8_chinese_number(num, sizeof num, part, 0)) {
