@@ -538,7 +538,8 @@ static void test_text_taken_as_an_options_value_is_named(void **state) {
         /* a sentence with a comma has --explain's form: only the hint can say where it went */
         {"--explain", "I love, you", "attnviz: error: no sentence given (the last argument, 'I love, you', is the "
                                      "value of --explain: the text goes after it); try: attnviz --heads 8 \"I love "
-                                     "deep learning\" (or -f FILE, or -f - for stdin)\n"},
+                                     "deep learning\" (or -f FILE, or -f - for stdin; --explain 'I love, you' is "
+                                     "left out: it names no cell of this example)\n"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tu_result r;
@@ -558,9 +559,12 @@ static void test_text_taken_as_an_options_value_is_named(void **state) {
 /* The command "no sentence given" suggests keeps the options typed and runs as pasted: `attnviz --heads 2` was
  * told "try: attnviz --heads 8 \"I love deep learning\"" (the typed --heads 2 changed to 8) and `-o x --heads 2
  * -q` lost -o x and -q (a new user's pass). Each option comes back as "--NAME VALUE", the value one shell word as
- * typed, in the order typed (flags after); --heads 8 is the example only when no option was typed, and --explain,
- * which names the user's own sentence's tokens, is left out. The wanted commands are written out by hand, and
- * the one with 'a b' is run by /bin/sh, in a fresh folder, as a user pastes it: exit 0, head0.png in 'a b'. */
+ * typed, in the order typed (flags after); --heads 8 is the example only when no option was typed. --explain names
+ * the user's own sentence's tokens: kept when it names a cell of the example too (love and deep are its tokens 1
+ * and 2, 1,2 two indices below its 4), else left out with a word why (爱 is none of I love deep learning; 0,9 is
+ * past its 4 tokens), where `attnviz --explain 1,2` was told "try: attnviz --heads 8 ..." and --explain was gone
+ * without a word. The wanted commands are written out by hand, and the ones with 'a b' and --explain are run by
+ * /bin/sh, in a fresh folder, as a user pastes them: exit 0, head0.png in 'a b', the cell of love → deep. */
 static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
     (void)state;
     static const struct { const char *args[8], *want; } cases[] = {
@@ -570,8 +574,18 @@ static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
          "attnviz: error: no sentence given; try: attnviz --outdir 'a b' --heads 2 --cmap magma --quiet \"I love deep "
          "learning\" (or -f FILE, or -f - for stdin)\n"},
         {{"--explain", "love,deep", "--heads", "2", NULL},
+         "attnviz: error: no sentence given; try: attnviz --explain love,deep --heads 2 \"I love deep learning\" (or "
+         "-f FILE, or -f - for stdin)\n"},
+        {{"--explain", "1,2", NULL},
+         "attnviz: error: no sentence given (the last argument, 1,2, is the value of --explain: the text goes after "
+         "it); try: attnviz --explain 1,2 \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
+        {{"--heads", "2", "--explain", "爱,我", "-o", "x", NULL},
+         "attnviz: error: no sentence given (the last argument, x, is the value of -o: the text goes after it); try: "
+         "attnviz --heads 2 --outdir x \"I love deep learning\" (or -f FILE, or -f - for stdin; --explain 爱,我 is "
+         "left out: it names no cell of this example)\n"},
+        {{"--explain", "0,9", "--heads", "2", NULL},
          "attnviz: error: no sentence given; try: attnviz --heads 2 \"I love deep learning\" (or -f FILE, or -f - for "
-         "stdin)\n"},
+         "stdin; --explain 0,9 is left out: it names no cell of this example)\n"},
         {{NULL}, "attnviz: error: no sentence given; try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or "
                  "-f - for stdin)\n"},
     };
@@ -591,6 +605,9 @@ static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
     assert_int_equal(system(cmd), 0);
     snprintf(png, sizeof png, "%s/a b/head0.png", dir);
     assert_int_equal(access(png, F_OK), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && %s --explain love,deep --heads 2 \"I love deep learning\" | grep -q "
+             "'query 1 \"love\" → key 2 \"deep\"'", tu_sh_word(dir), tu_sh_word(tu_bin()));
+    assert_int_equal(system(cmd), 0);
     rm_rf(dir);
 }
 

@@ -3197,17 +3197,29 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
     if (first >= argc) {
         if (o->file) return AV_OK;
         if (o->model_dir) return AV_OK; /* av_gpt2run_open refuses it, with an input of the model's own kind */
-        char hint[480], in[160], given[800], left[200];
+        static const char example[] = "I love deep learning";
+        char hint[480], in[160], given[800], left[200], dropped[400] = "";
         av_options_text_hint(hint, sizeof hint, o);
         av_stdin_text_hint(in, sizeof in); /* `echo "I love you" | attnviz` said only "no sentence given" */
+        /* --explain names tokens of the user's sentence: kept when it names a cell of the example too ("1,2",
+         * "love,deep"), else left out, where the command would stop, and said so: `attnviz --explain 1,2` was
+         * told to try `attnviz --heads 8 "I love deep learning"`, its --explain gone without a word */
+        av_tokens ex = {0};
+        av_err e = {{0}};
+        int qi, kj, keep = o->explain && av_tokenize(&ex, example, strlen(example), AV_MAX_TOKENS, &e) == AV_OK &&
+                           av_explain_locate(o->explain, &ex, &qi, &kj) == AV_OK;
+        av_tokens_free(&ex);
+        if (o->explain && !keep) { /* a value too long to repeat: named alone */
+            if (!pasted_option(dropped, sizeof dropped - 80, o, "explain")) strcpy(dropped, "--explain");
+            strcat(dropped, " is left out: it names no cell of this example");
+        }
         /* the command with the options typed, whole, to paste: `attnviz --heads 2` was told to try --heads 8, and
          * `-o x` was dropped (a new user's pass); --heads 8 is the example only when none was typed */
-        /* --explain names tokens of the user's sentence, not of this one, where the command would stop: left out */
-        if (!av_options_pasted(given, sizeof given, left, sizeof left, o, "explain"))
+        if (!av_options_pasted(given, sizeof given, left, sizeof left, o, keep ? NULL : "explain"))
             snprintf(given, sizeof given, "--heads 8 ");
-        return av_fail(err, AV_EUSAGE, "no sentence given%s%s; try: attnviz %s\"I love deep learning\"%s%s%s (or "
-                       "-f FILE, or -f - for stdin)", hint, in, given, left[0] ? " (add your " : "", left,
-                       left[0] ? ": too long to repeat here)" : "");
+        return av_fail(err, AV_EUSAGE, "no sentence given%s%s; try: attnviz %s\"%s\"%s%s%s (or -f FILE, or -f - "
+                       "for stdin%s%s)", hint, in, given, example, left[0] ? " (add your " : "", left,
+                       left[0] ? ": too long to repeat here)" : "", dropped[0] ? "; " : "", dropped);
     }
     if (o->file) return av_fail(err, AV_EUSAGE, "give the sentence either as arguments or with -f FILE, not both");
     size_t total = 1;
