@@ -534,7 +534,7 @@ static void test_text_taken_as_an_options_value_is_named(void **state) {
                                   "of --title: the text goes after it); try: attnviz --title 'I love you' \"I "
                                   "love deep learning\" (or -f FILE, or -f - for stdin)\n"},
         {"-o", "out", "attnviz: error: no sentence given (the last argument, out, is the value of -o: the text goes "
-                      "after it); try: attnviz --outdir out \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
+                      "after it); try: attnviz -o out \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
         /* a sentence with a comma has --explain's form: only the hint can say where it went */
         {"--explain", "I love, you", "attnviz: error: no sentence given (the last argument, 'I love, you', is the "
                                      "value of --explain: the text goes after it); try: attnviz --heads 8 \"I love "
@@ -558,8 +558,9 @@ static void test_text_taken_as_an_options_value_is_named(void **state) {
 
 /* The command "no sentence given" suggests keeps the options typed and runs as pasted: `attnviz --heads 2` was
  * told "try: attnviz --heads 8 \"I love deep learning\"" (the typed --heads 2 changed to 8) and `-o x --heads 2
- * -q` lost -o x and -q (a new user's pass). Each option comes back as "--NAME VALUE", the value one shell word as
- * typed, in the order typed (flags after); --heads 8 is the example only when no option was typed. --explain names
+ * -q` lost -o x and -q (a new user's pass). Each option comes back as "--NAME VALUE" ("-X VALUE" and "-X" when
+ * typed as its letter), the value one shell word as typed, in the order typed, flags too; --heads 8 is the
+ * example only when no option was typed. --explain names
  * the user's own sentence's tokens: kept when it names a cell of the example too (love and deep are its tokens 1
  * and 2, 1,2 two indices below its 4), else left out with a word why (爱 is none of I love deep learning; 0,9 is
  * past its 4 tokens), where `attnviz --explain 1,2` was told "try: attnviz --heads 8 ..." and --explain was gone
@@ -571,8 +572,14 @@ static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
         {{"--heads", "2", NULL}, "attnviz: error: no sentence given; try: attnviz --heads 2 \"I love deep learning\" "
                                  "(or -f FILE, or -f - for stdin)\n"},
         {{"-o", "a b", "--heads", "2", "-q", "--cmap=magma", NULL},
-         "attnviz: error: no sentence given; try: attnviz --outdir 'a b' --heads 2 --cmap magma --quiet \"I love deep "
+         "attnviz: error: no sentence given; try: attnviz -o 'a b' --heads 2 -q --cmap magma \"I love deep "
          "learning\" (or -f FILE, or -f - for stdin)\n"},
+        /* flags in the order typed, as typed: it said "--heads 2 --no-plot --quiet", the flags after in the
+         * table's order and -q spelt out; -qv's and -qoDIR's letters each as its own word */
+        {{"-q", "--no-plot", "--heads", "2", NULL}, "attnviz: error: no sentence given; try: attnviz -q --no-plot "
+         "--heads 2 \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
+        {{"--no-plot", "-qox", "--heads", "2", NULL}, "attnviz: error: no sentence given; try: attnviz --no-plot -q -o "
+         "x --heads 2 \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
         {{"--explain", "love,deep", "--heads", "2", NULL},
          "attnviz: error: no sentence given; try: attnviz --explain love,deep --heads 2 \"I love deep learning\" (or "
          "-f FILE, or -f - for stdin)\n"},
@@ -581,7 +588,7 @@ static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
          "it); try: attnviz --explain 1,2 \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
         {{"--heads", "2", "--explain", "爱,我", "-o", "x", NULL},
          "attnviz: error: no sentence given (the last argument, x, is the value of -o: the text goes after it); try: "
-         "attnviz --heads 2 --outdir x \"I love deep learning\" (or -f FILE, or -f - for stdin; --explain 爱,我 is "
+         "attnviz --heads 2 -o x \"I love deep learning\" (or -f FILE, or -f - for stdin; --explain 爱,我 is "
          "left out: it names no cell of this example)\n"},
         {{"--explain", "0,9", "--heads", "2", NULL},
          "attnviz: error: no sentence given; try: attnviz --heads 2 \"I love deep learning\" (or -f FILE, or -f - for "
@@ -600,7 +607,7 @@ static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
     }
     /* pasted as given: "attnviz" is the binary, the rest as the message has it */
     char *dir = make_tmpdir(), cmd[9000], png[4200];
-    const char *pasted = "--outdir 'a b' --heads 2 --cmap magma --quiet \"I love deep learning\"";
+    const char *pasted = "-o 'a b' --heads 2 -q --cmap magma \"I love deep learning\"";
     snprintf(cmd, sizeof cmd, "cd %s && %s %s", tu_sh_word(dir), tu_sh_word(tu_bin()), pasted);
     assert_int_equal(system(cmd), 0);
     snprintf(png, sizeof png, "%s/a b/head0.png", dir);
@@ -3343,7 +3350,7 @@ static void test_output_names_that_cannot_be_seen_are_refused(void **state) {
 static void test_no_sentence_names_the_unread_stdin(void **state) {
     (void)state;
     static const char says[] = "no sentence given (the standard input is %s, which attnviz reads only when told: "
-                               "add a lone - or -f - to read the text from it); try: attnviz --no-plot --quiet "
+                               "add a lone - or -f - to read the text from it); try: attnviz -q --no-plot "
                                "\"I love deep learning\"";
     char want[300];
     tu_result r;
@@ -3354,7 +3361,7 @@ static void test_no_sentence_names_the_unread_stdin(void **state) {
     tu_free(&r);
     run_attnviz(&r, NULL, "-q", "--no-plot", NULL); /* an empty file: nothing to read, no hint */
     assert_int_equal(r.code, 2);
-    assert_non_null(strstr(r.err, "no sentence given; try: attnviz --no-plot --quiet \"I love deep learning\""));
+    assert_non_null(strstr(r.err, "no sentence given; try: attnviz -q --no-plot \"I love deep learning\""));
     tu_free(&r);
     char cmd[4400], err[1024] = "";
     snprintf(cmd, sizeof cmd, "printf 'I love you\\n' | %s -q --no-plot 2>&1 >/dev/null; echo \"exit $?\"",

@@ -3871,13 +3871,13 @@ static void test_explain_picks_a_token_by_its_leading_space(void **state) {
      * pasted into /bin/sh in a fresh folder it runs and writes 'a b'/model.png */
     run_attnviz(&r0, NULL, "--model", dir, "--layer", "0", "-q", "-o", "a b", NULL);
     snprintf(want, sizeof want, "attnviz: error: no input text given (the last argument, 'a b', is the value of -o: "
-             "the text goes after it); try: attnviz --model %s --layer 0 --outdir 'a b' --quiet \"I love deep "
+             "the text goes after it); try: attnviz --model %s --layer 0 -q -o 'a b' \"I love deep "
              "learning\", or -f FILE, or -f - for stdin\n", tu_sh_word(dir));
     if (r0.code != 2 || strcmp(r0.err, want) != 0) fail_msg("exit %d: '%s'\nwanted '%s'", r0.code, r0.err, want);
     tu_free(&r0);
     char cmd[9000], png[4300];
     snprintf(cmd, sizeof cmd, "cd %s && ", tu_sh_word(tu_in(f, "")));
-    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s --model %s --layer 0 --outdir 'a b' --quiet \"I love "
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "%s --model %s --layer 0 -q -o 'a b' \"I love "
              "deep learning\"", tu_sh_word(tu_bin()), tu_sh_word(dir));
     assert_int_equal(system(cmd), 0);
     snprintf(png, sizeof png, "%s/a b/model.png", dir);

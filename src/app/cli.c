@@ -2603,23 +2603,13 @@ static int pasted_option(char *buf, size_t n, const av_options *o, const char *n
     return 1;
 }
 
-/* Where the value of the given option `row` is among argv[0..argc) (getopt_long keeps the options' order as it
- * moves the words): the index of the word that holds o->typed[row] ("8", or "--lr=1e-3"), else argc. */
-static int typed_at(const av_options *o, int row, int argc, char **argv) {
-    for (int i = 0; o->typed[row] && i < argc; i++)
-        for (const char *c = argv[i];; c++) {
-            if (c == o->typed[row]) return i;
-            if (!*c) break;
-        }
-    return argc;
-}
-
-/* The options of o given on the command line argv[0..argc) and named in names[0..n) (NULL: every option but
- * skip, or every one when skip is NULL), each as pasted_option gives it and a space, in the order typed, into
- * given (gn bytes), those that do not fit named in left (ln bytes), as av_options_pasted says. Returns the
- * first one's name, or NULL when none was given. */
+/* The options of o given on the command line and named in names[0..n) (NULL: every option but skip, or every one
+ * when skip is NULL), each as pasted_option gives it ("-X" for the name of one typed as its letter X) and a space,
+ * in the order typed (o->seq: `-q --no-plot --heads 2` came back as "--heads 2 --no-plot --quiet", the flags
+ * after the values in the table's order and -q spelt --quiet), into given (gn bytes), those that do not fit named
+ * in left (ln bytes), as av_options_pasted says. Returns the first one's name, or NULL when none was given. */
 static const char *pasted_options(char *given, size_t gn, char *left, size_t ln, const av_options *o,
-                                  const char *const *names, size_t n, const char *skip, int argc, char **argv) {
+                                  const char *const *names, size_t n, const char *skip) {
     const char *firsts = NULL;
     size_t rows[N_OPTS], n_rows = 0;
     given[0] = left[0] = 0;
@@ -2628,15 +2618,21 @@ static const char *pasted_options(char *given, size_t gn, char *left, size_t ln,
         if (!av_option_given(o, name) || (skip && !strcmp(name, skip)) || (!names && !strcmp(name, "file")))
             continue; /* -f: the caller's command gives the input */
         size_t row = (size_t)long_option_row(name, strlen(name)), k = n_rows++;
-        for (; k > 0 && typed_at(o, (int)rows[k - 1], argc, argv) > typed_at(o, (int)row, argc, argv); k--)
+        for (; k > 0 && o->seq[rows[k - 1]] > o->seq[row]; k--)
             rows[k] = rows[k - 1];
         rows[k] = row;
     }
     for (size_t i = 0; i < n_rows; i++) {
         size_t k = strlen(given);
         if (!firsts) firsts = kOpts[rows[i]].name;
-        if (pasted_option(given + k, gn - k - 1, o, kOpts[rows[i]].name)) strcat(given, " ");
-        else snprintf(left + strlen(left), ln - strlen(left), "%s--%s", left[0] ? ", " : "",
+        if (pasted_option(given + k, gn - k - 1, o, kOpts[rows[i]].name)) {
+            if (o->short_typed >> rows[i] & 1u) { /* "--quiet" to "-q", "--outdir x" to "-o x" */
+                size_t name_len = strlen(kOpts[rows[i]].name);
+                given[k + 1] = kOpts[rows[i]].short_name;
+                memmove(given + k + 2, given + k + 2 + name_len, strlen(given + k + 2 + name_len) + 1);
+            }
+            strcat(given, " ");
+        } else snprintf(left + strlen(left), ln - strlen(left), "%s--%s", left[0] ? ", " : "",
                       kOpts[rows[i]].name);
     }
     return firsts;
@@ -2644,7 +2640,7 @@ static const char *pasted_options(char *given, size_t gn, char *left, size_t ln,
 
 int av_options_pasted(char *given, size_t gn, char *left, size_t ln, const av_options *o, const char *skip) {
     int count = 0;
-    if (!pasted_options(given, gn, left, ln, o, NULL, 0, skip, o->argc, o->argv)) return 0;
+    if (!pasted_options(given, gn, left, ln, o, NULL, 0, skip)) return 0;
     for (int i = 0; i < N_OPTS; i++)
         count += (o->given >> i & 1u) && !(skip && !strcmp(kOpts[i].name, skip)) && strcmp(kOpts[i].name, "file");
     return count;
@@ -2687,7 +2683,7 @@ static av_status check_combinations(const av_options *o, int first, int argc, ch
      * command took as --steps's value (a learner's pass); one too long for the message is left out, and named */
     char given[400] = "", left[200] = "", word[1200];
     const char *firsts = o->train < 0 ? pasted_options(given, sizeof given, left, sizeof left, o, kTrainOnly,
-                                                       sizeof kTrainOnly / sizeof kTrainOnly[0], NULL, argc, argv)
+                                                       sizeof kTrainOnly / sizeof kTrainOnly[0], NULL)
                                       : NULL;
     if (firsts)
         return av_fail(err, AV_EUSAGE, "--%s is an option of --train; try: attnviz --train reverse %s-o runs/reverse%s%s%s",
@@ -3467,7 +3463,8 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
     char *split_words[9];
     if ((st = check_words(argc, argv, err))) return st;
     int ctx = context_given(argc, argv, shortopts, longopts);
-    while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+    int long_at = -1, n_seen = 0; /* long_at: getopt_long sets it for a long option only */
+    while ((ch = getopt_long(argc, argv, shortopts, longopts, &long_at)) != -1) {
         int row = ch >= LONG_ONLY ? ch - LONG_ONLY : -1;
         for (int i = 0; row < 0 && i < N_OPTS; i++)
             if (kOpts[i].short_name == ch) row = i;
@@ -3483,6 +3480,9 @@ av_status av_parse_args(av_options *o, int argc, char **argv, av_err *err) {
         }
         o->given |= 1ull << row;
         o->typed[row] = optarg;
+        o->seq[row] = (unsigned char)(++n_seen < 255 ? n_seen : 255);
+        o->short_typed = long_at < 0 ? o->short_typed | 1ull << row : o->short_typed & ~(1ull << row);
+        long_at = -1;
         /* the words after a separate value, before getopt moves them: the "000" of "--steps 4 000" */
         if (separate && split_row < 0 && optind < argc && argv[optind][0] != '-') {
             for (split_row = row, split_n = 0; split_n < 9 && optind - 1 + split_n < argc; split_n++)

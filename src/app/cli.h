@@ -127,6 +127,9 @@ typedef struct {
     int schedule;            /* av_schedule: cosine (default) | noam | constant */
     unsigned long long given; /* bit i: the i-th option of the table was on the command line */
     const char *typed[64];   /* the i-th option's value as typed (points into argv), or NULL: messages echo it */
+    unsigned char seq[64];   /* the i-th option's place among the options as typed (1, 2, ...; its last time), 0:
+                              * not given; a suggested command keeps that order, flags too (av_options_pasted) */
+    unsigned long long short_typed; /* bit i: the i-th option was last typed as its letter (-q, not --quiet) */
     int kernel;              /* av_kernel_choice: 0 auto, else av_kernel + 1 */
     int vmax_mode;           /* av_vmax_mode: weight colour range (default auto past AV_AUTO_VMAX_T) */
     double vmax;             /* --vmax F: top of the range */
@@ -156,7 +159,8 @@ void av_options_text_hint(char *out, size_t n, const av_options *o);
 
 /* The options given in o (the command line av_parse_args read), but skip ("model", or NULL) and -f (the
  * caller's command gives the input), each as
- * "--NAME VALUE" with the value as typed and one whole shell word, or "--NAME" for an option without a value,
+ * "--NAME VALUE" with the value as typed and one whole shell word, or "--NAME" for an option without a value
+ * ("-X VALUE" and "-X" for one typed as its letter X: -q stays -q, and -qv is "-q -v"),
  * followed by a space, in the order typed, into given (gn bytes, NUL included): for a suggested command that
  * keeps what the user typed and runs as pasted ("--heads 2 --outdir x "). One that does not fit, or whose value
  * is too long to paste whole, is left out and its "--NAME" listed in left (ln bytes; "--title, --prefix"), for
