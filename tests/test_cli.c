@@ -593,6 +593,17 @@ static void test_no_sentence_suggestion_keeps_the_typed_options(void **state) {
         {{"--explain", "0,9", "--heads", "2", NULL},
          "attnviz: error: no sentence given; try: attnviz --heads 2 \"I love deep learning\" (or -f FILE, or -f - for "
          "stdin; --explain 0,9 is left out: it names no cell of this example)\n"},
+        /* --pad-to 8 pads the example to 8 tokens, as the run does: 5,6 and love,<pad> name its cells, and were
+         * left out as naming none; 9,9 is past the 8 */
+        {{"--pad-to", "8", "--explain", "5,6", NULL},
+         "attnviz: error: no sentence given (the last argument, 5,6, is the value of --explain: the text goes after "
+         "it); try: attnviz --pad-to 8 --explain 5,6 \"I love deep learning\" (or -f FILE, or -f - for stdin)\n"},
+        {{"--explain", "love,<pad>", "--pad-to", "6", NULL},
+         "attnviz: error: no sentence given; try: attnviz --explain 'love,<pad>' --pad-to 6 \"I love deep learning\" "
+         "(or -f FILE, or -f - for stdin)\n"},
+        {{"--explain", "9,9", "--pad-to", "8", NULL},
+         "attnviz: error: no sentence given; try: attnviz --pad-to 8 \"I love deep learning\" (or -f FILE, or -f - "
+         "for stdin; --explain 9,9 is left out: it names no cell of this example)\n"},
         {{NULL}, "attnviz: error: no sentence given; try: attnviz --heads 8 \"I love deep learning\" (or -f FILE, or "
                  "-f - for stdin)\n"},
     };

@@ -3202,8 +3202,11 @@ static av_status join_sentence(av_options *o, int first, int argc, char **argv, 
          * told to try `attnviz --heads 8 "I love deep learning"`, its --explain gone without a word */
         av_tokens ex = {0};
         av_err e = {{0}};
-        int qi, kj, keep = o->explain && av_tokenize(&ex, example, strlen(example), AV_MAX_TOKENS, &e) == AV_OK &&
-                           av_explain_locate(o->explain, &ex, &qi, &kj) == AV_OK;
+        int qi, kj, keep = o->explain && av_tokenize(&ex, example, strlen(example), AV_MAX_TOKENS, &e) == AV_OK;
+        /* padded as the run pads it (main.c): `--pad-to 8 --explain 5,6` names <pad> cells of the example, and was
+         * left out as naming none */
+        while (keep && ex.n < o->pad_to) keep = av_tokens_push(&ex, "<pad>", &e) == AV_OK;
+        keep = keep && av_explain_locate(o->explain, &ex, &qi, &kj) == AV_OK;
         av_tokens_free(&ex);
         if (o->explain && !keep) { /* a value too long to repeat: named alone */
             if (!pasted_option(dropped, sizeof dropped - 80, o, "explain")) strcpy(dropped, "--explain");
