@@ -899,6 +899,12 @@ static void test_explain_takes_a_full_width_comma(void **state) {
          * token 1 whole (我爱深度学习: 我 爱 深 度 学 习): it said only "is neither a token" */
         {"爱(1/3),5", "我爱深度学习", "--explain query '爱(1/3)' is neither a token of the sentence nor an index 0..5 "
          "(the text '爱' is token 1, a whole token: name it without the '(1/3)')\n"},
+        /* text of two whole tokens with a part label, as "学习" above is told (it said only "is neither a token"),
+         * and a space before the bracket (我爱深度学习: 学 is token 4, 习 token 5; 爱 token 1) */
+        {"学习(1/3),5", "我爱深度学习", "--explain query '学习(1/3)' is neither a token of the sentence nor an index "
+         "0..5 (the text '学习' spans tokens 4..5: [学] [习]; name one of them)\n"},
+        {"爱 (1/3),5", "我爱深度学习", "--explain query '爱 (1/3)' is neither a token of the sentence nor an index "
+         "0..5 (the text '爱' is token 1, a whole token: name it without the '(1/3)')\n"},
     };
     for (size_t i = 0; i < sizeof commas / sizeof commas[0]; i++) {
         run_attnviz(&a, NULL, "--no-plot", "-q", "--explain", commas[i].spec, commas[i].text, NULL);

@@ -502,9 +502,11 @@ static int ascii_part_suffix(char *out, size_t cap, const char *drawn) {
  * Chinese input method types it) names no token: what the text before it is, into out (cap bytes), as the part
  * without the "(k/n)" is told: " (the text '爱' spans tokens 3..5: [<0xE7>] [<0x88>] [<0xB1>], which the figures
  * and the page label [爱(1/3)] [爱(2/3)] [爱(3/3)]; name one of them)" (byte_spans), or " (the text '爱' is
- * token 1, a whole token: name it without the '(4/3)')" when a token is that text (as typed or with ␣ in front);
+ * token 1, a whole token: name it without the '(4/3)')" when a token is that text (as typed or with ␣ in front),
+ * or " (the text '我爱' spans tokens 0..1: [我] [爱]; name one of them)" for text of whole tokens (spans_tokens);
  * else "". On a byte-level --model "爱(4/3),我" said only "neither a token of the sentence nor an index", where
- * "爱,我" named its 3 tokens. */
+ * "爱,我" named its 3 tokens; "我爱(1/3)" likewise where "我爱" named its 2. Spaces before the bracket are
+ * left out ("爱 (1/3)"). */
 static void piece_hint(char *out, size_t cap, const av_tokens *toks, const char *part) {
     const char *open = NULL;
     out[0] = 0;
@@ -517,6 +519,8 @@ static void piece_hint(char *out, size_t cap, const av_tokens *toks, const char 
     char base[AV_MAX_TOKEN_BYTES * 4 + 8], spaced[sizeof base + 4], span[400], quoted[200];
     int more, i, k = snprintf(base, sizeof base, "%.*s", (int)(open - part), part);
     if (k < 0 || (size_t)k >= sizeof base) return;
+    while (k > 0 && base[k - 1] == ' ') base[--k] = 0; /* "爱 (1/3)": the space before the bracket */
+    if (!k) return;
     snprintf(spaced, sizeof spaced, OPEN_BOX "%s", base);
     const char *suffix = AV_QUOTED_WORD(open, 200);
     if ((i = find_token(toks, base, &more)) >= 0 || (i = find_token(toks, spaced, &more)) >= 0) {
@@ -527,7 +531,8 @@ static void piece_hint(char *out, size_t cap, const av_tokens *toks, const char 
     /* byte_spans' list cut to what out holds after the name, so its ")" stays */
     size_t room = cap - strlen(av_quoted_word(quoted, sizeof quoted, base)) - 1;
     if (room > cap || room < sizeof " (the text " + 1) return;
-    byte_spans(span, room < sizeof span ? room : sizeof span, toks, base);
+    spans_tokens(span, room < sizeof span ? room : sizeof span, toks, base, base, spaced); /* "我爱(1/3)": 2 tokens */
+    if (!span[0]) byte_spans(span, room < sizeof span ? room : sizeof span, toks, base);
     size_t at = (size_t)snprintf(out, cap, " (the text %s ", quoted);
     if (strncmp(span, " (the text ", 11) || at >= cap) out[0] = 0;
     else memcpy(out + at, span + 11, strlen(span + 11) + 1); /* fits: room above */
