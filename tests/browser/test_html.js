@@ -1222,17 +1222,21 @@ async function rowMaxNotShownAs0(browser, tmp) {
       for (let h = 0; h < H; h++) for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) {
         a.state.head = h; a.state.shown = new Set([h]); a.state.cell = { i, j }; a.state.view = 'cell'; a.render();
         const eq = [...document.querySelectorAll('#view-cell p.eq')].map((e) => e.textContent).find((t) => t.startsWith('row max = '));
-        res.push([h, i, j, eq ? eq.match(/^row max = (\S+)/)[1] : null]);
+        const sum = eq ? eq.match(/row sum \u03a3_j exp\(S \u2212 max\) = (\S+)/) : null;
+        res.push([h, i, j, eq ? eq.match(/^row max = (\S+)/)[1] : null, sum ? sum[1] : null]);
       }
       return res;
     }, H, T);
     const bad = [];
-    for (const [h, i, j, t] of got) {
+    for (const [h, i, j, t, sum] of got) {
       let mx = -Infinity;
       for (let k = 0; k <= i; k++) mx = Math.max(mx, S.at(h, i, k)); /* --causal: keys 0..i */
       const m = t && t.match(/^\u2212?\d+(?:\.(\d+))?(?:e([+\u2212])(\d\d+))?$/), d = m ? (m[1] || '').length : 0;
-      const fixedDigits = m && !m[3] ? d : null, a = Math.abs(mx);
-      const sciWant = fixedDigits === null || (a > 0 && (a < 1e-4 || Number(a.toFixed(fixedDigits)) === 0));
+      /* the fixed digits the line has, read from the row sum beside, which is always fixed (fL), so that a row max
+       * written scientific where the rule wants it fixed is caught too (it was taken as wanted whenever shown) */
+      const sm = sum && sum.match(/^\d+(?:\.(\d+))?$/), fixedDigits = sm ? (sm[1] || '').length : null, a = Math.abs(mx);
+      if (fixedDigits === null) { bad.push('head ' + h + ' cell (' + i + ', ' + j + '): no fixed row sum: ' + sum); continue; }
+      const sciWant = a > 0 && (a < 1e-4 || Number(a.toFixed(fixedDigits)) === 0);
       if (!m || (mx !== 0 && num(t.replace(/\u2212/g, '-')) === 0) || !!m[3] !== sciWant || (m[3] && d !== 1) ||
           Math.abs(Number(t.replace(/\u2212/g, '-')) - mx) > 0.5 * Math.pow(10, -d + (m[3] ? Number(m[2].replace('\u2212', '-') + m[3]) : 0)) * (1 + 1e-6) + 1e-12)
         bad.push('head ' + h + ' cell (' + i + ', ' + j + '): row max ' + t + ', scores.npy ' + mx);
@@ -1278,7 +1282,9 @@ async function lineExponentNotShownAs0(browser, tmp) {
       let mx = -Infinity;
       for (let k = 0; k < T; k++) mx = Math.max(mx, S.at(h, i, k));
       const d = S.at(h, i, j) - mx;
-      if ((d !== 0 && n(m[1]) === 0) || Math.abs(n(m[1]) - d) > 0.5 * unit(m[1]) * (1 + 1e-6) + 1e-12 || (/e/.test(m[1]) && m[1] !== col))
+      /* the same text as the column's whenever either is scientific: "exp(−0.85)" beside "−8.47e−01" (head 7, query 8,
+       * key 2) was let through, only a scientific line was compared */
+      if ((d !== 0 && n(m[1]) === 0) || Math.abs(n(m[1]) - d) > 0.5 * unit(m[1]) * (1 + 1e-6) + 1e-12 || (/e/.test(m[1] + col) && m[1] !== col))
         bad.push(at + ': exponent ' + m[1] + ' beside the column\u2019s ' + col + ', scores.npy ' + d);
       if (m[4] !== ';' && Math.abs(Math.exp(n(m[1])) / n(m[2]) - n(m[3])) > 0.5 * unit(m[3]) * (1 + 1e-6))
         bad.push(at + ': exp(' + m[1] + ') / ' + m[2] + ' = ' + Math.exp(n(m[1])) / n(m[2]) + ', shown ' + m[3]);
@@ -1294,10 +1300,20 @@ async function lineExponentNotShownAs0(browser, tmp) {
 /* The matrix view's score colour bar ends at ±amax, the largest |score| of the head, and does not write it as 0 when it
  * is not: with --precision 0 --heads 1 on "I" (one score, 0.2377, so amax = 0.2377) it read "0 … 0", where the SVG
  * figure's ticks run from −0.2 to 0.2; by fmtScore's rule it is scientific with one digit, C's "%.1e": "2.4e-01".
- * A bar its digits say is unchanged: --heads 4 "I love deep learning", head 0, reads fixed to 2 digits. */
+ * A bar its digits say is unchanged: --heads 4 "I love deep learning", head 0, reads fixed to 2 digits. A bar held to
+ * 2 digits (an 8-bit step's) keeps them when it goes scientific: with W_Q times 0.003 and -d 4 (scores about 2e−03)
+ * and --precision 9 it read "−1.992509933e−03", ten significant digits (a review); now 2 after the point (here W_Q
+ * times 0.0003 and -d 8, so that the largest score is below 0.005, "0.00" to 2 digits). */
 async function scoreBarNotShownAs0(browser, tmp) {
+  const small = path.join(tmp, 'sbar_w');
+  attnviz(['-q', '--no-plot', '-d', '8', '--heads', '1', '--dump', small, 'a b c']);
+  for (const f of fs.readdirSync(small)) if (!/^W_[QKVO]\.npy$/.test(f)) fs.unlinkSync(path.join(small, f));
+  const wq = fs.readFileSync(path.join(small, 'W_Q.npy')), off = 10 + wq.readUInt16LE(8);
+  for (let o = off; o + 4 <= wq.length; o += 4) wq.writeFloatLE(wq.readFloatLE(o) * 0.0003, o);
+  fs.writeFileSync(path.join(small, 'W_Q.npy'), wq);
   await test('html_score_colour_bar_is_not_shown_as_0', async () => {
-    for (const [args, want] of [[['--precision', '0', '--heads', '1', 'I'], ['\u22122.4e\u221201', '2.4e\u221201']], [['--heads', '4', 'I love deep learning'], null]]) {
+    for (const [args, want] of [[['--precision', '0', '--heads', '1', 'I'], ['\u22122.4e\u221201', '2.4e\u221201']], [['--heads', '4', 'I love deep learning'], null],
+      [['--precision', '9', '-d', '8', '--heads', '1', '--weights', small, 'a b c'], 'sci2']]) {
       const out = path.join(tmp, 'sbar' + args.length), dump = out + '_dump';
       attnviz(args.concat(['--html', '--no-plot', '-q', '-o', out, '--dump', dump]));
       const S = readNpy(path.join(dump, 'scores.npy')), T = S.shape[2];
@@ -1309,7 +1325,10 @@ async function scoreBarNotShownAs0(browser, tmp) {
       const bar = await page.$eval('#view-matrix .cbar', (b) => [b.querySelector('[data-role="cbar-lo"]').textContent, b.querySelector('[data-role="cbar-hi"]').textContent]);
       const v = (t) => Number(t.replace(/\u2212/g, '-'));
       check(v(bar[1]) !== 0 && v(bar[0]) === -v(bar[1]), args.join(' ') + ': bar ' + bar.join(' \u2026 '));
-      if (want) check(bar[0] === want[0] && bar[1] === want[1], args.join(' ') + ': bar ' + bar.join(' \u2026 ') + ', want ' + want.join(' \u2026 '));
+      if (want === 'sci2') {
+        check(/^\d\.\d\de\u2212\d\d$/.test(bar[1]), args.join(' ') + ': bar ' + bar.join(' \u2026 ') + ', want 2 digits after the point');
+        check(Math.abs(v(bar[1]) - amax) <= 0.5e-2 * Math.pow(10, Math.floor(Math.log10(amax))) * (1 + 1e-6), 'bar end ' + bar[1] + ', amax ' + amax);
+      } else if (want) check(bar[0] === want[0] && bar[1] === want[1], args.join(' ') + ': bar ' + bar.join(' \u2026 ') + ', want ' + want.join(' \u2026 '));
       else { check(!/e/.test(bar[1]) && digitsOf(bar[1]) === 2, args.join(' ') + ': bar ' + bar.join(' \u2026 ')); same(bar[1], amax, 2, 'bar end'); }
       check(page.problems.length === 0, page.problems.join('; '));
       await page.close();

@@ -918,7 +918,8 @@
      * "−3.70 … −0.70", the title giving the range as weights */
     /* ±amax, one score, by fmtScore's rule in d digits: with --precision 0 (`--heads 1 "I"`, a score of 0.2377) the
      * bar read "0 … 0" where the figure's ticks go from −0.2 to 0.2 */
-    const end = (x) => (hides(x, (a) => fmt(a, d)) ? sci(x, Math.max(PREC, 1)) : fmt(x, d));
+    const end = (x) => (hides(x, (a) => fmt(a, d)) ? sci(x, Math.max(d, 1)) : fmt(x, d)); /* d's digits: --precision 9 gave
+     * "−1.992509933e−03", ten significant digits for an end the fixed form holds to two decimals */
     const lo = w === 'weights' ? (R.log ? fmt(R.llo, 2) : '0') : end(-amax), hi = w === 'weights' ? (R.log ? fmt(R.lhi, 2) : g3(R.top)) : end(amax);
     return el('div', { class: 'cbar', 'data-what': w }, el('span', { text: lo, 'data-role': 'cbar-lo' }), cv,
       el('span', { text: hi, 'data-role': 'cbar-hi' }),
@@ -1223,7 +1224,9 @@
      * writes it, scientific, and the quotient of the numbers shown with it: with --precision 2 --heads 8 on "a b c d e
      * f g h i j k l" (head 7, query 8, key 11) the line read "exp(0.00) / 4.26 = 0.23" for exp(−0.00176) beside the
      * column's "−1.76e−03" (--explain: "exp(-0.00176477432)") */
-    const argT = hides(arg, fL) ? fD(arg) : fL(arg), quot = hides(arg, fL) ? Math.exp(num(argT)) / num(fL(tot)) : shownQuotient(dg);
+    /* and as the column writes it whenever the column is scientific (dSci, which an exponent that hides sets): it read
+     * "exp(−0.85)" beside the column's "−8.47e−01" (a review) */
+    const argT = fD(arg), quot = dSci ? Math.exp(num(argT)) / num(fL(tot)) : shownQuotient(dg);
     const line = cell + 'exp(' + argT + ') / ' + fL(tot) + ' = ';
     if (fW(quot) === at) cv.append(el('p', { class: 'eq' }, line, el('strong', { 'data-role': 'weight', text: at }), wNote, dumpRef(r, r.weights_file, l, h, i, j)));
     else cv.append(el('p', { class: 'eq' }, line + fW(quot) + (DATA.mode === 0 ? '; the page stores ' : ' from the 8-bit scores (each off by up to \u00b1' +
