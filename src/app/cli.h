@@ -160,7 +160,7 @@ void av_options_text_hint(char *out, size_t n, const av_options *o);
 /* The options given in o (the command line av_parse_args read), but skip ("model", or NULL) and -f (the
  * caller's command gives the input), each as
  * "--NAME VALUE" with the value as typed and one whole shell word, or "--NAME" for an option without a value
- * ("-X VALUE" and "-X" for one typed as its letter X: -q stays -q, and -qv is "-q -v"),
+ * ("-X VALUE" and "-X" for one typed as its letter X: -q stays -q, and -qox is "-q -o x"),
  * followed by a space, in the order typed, into given (gn bytes, NUL included): for a suggested command that
  * keeps what the user typed and runs as pasted ("--heads 2 --outdir x "). One that does not fit, or whose value
  * is too long to paste whole, is left out and its "--NAME" listed in left (ln bytes; "--title, --prefix"), for
