@@ -307,11 +307,17 @@ static int is_decimal(const char *s, int real) {
  * with any value. A number outside min..max (min excluded when open: the option's range, or for --head the heads
  * in use) is not given to type: " (it is typed in full-width characters, and as the half-width 5 it is outside the
  * allowed range too)", as chinese_hint says it (`--heads 1 --head ５` said "type the half-width 5", which is then
- * refused); a name of name(lo..hi) is given as it is. */
+ * refused); a name of name(lo..hi) is given as it is. With real >= 0 a look-alike dash (lookalike_dash, but '－')
+ * is read as '-' and named: " ('−' (U+2212) is the minus sign of typeset text: type the ASCII hyphen-minus:
+ * 6e-3)" (an en dash, U+2013: "is an en dash"); "--lr 6e−3", with the minus sign that the
+ * figures' colour bars print (render/plot.c true_minus), said only "is not a number". */
+static int lookalike_dash(const char *s, unsigned *cp);
+
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
                             int hi, double min, double max, int open) {
     char ascii[64], dotted[64], comma[64] = "";
-    int other = 0, stops = 0, commas = 0, wide;
+    int other = 0, stops = 0, commas = 0, dashes = 0, wide;
+    unsigned dash = 0; /* the first look-alike dash's code point */
     size_t k = 0, len = strlen(s);
     out[0] = 0;
     /* a '。', '、', '，', '；', ... at the end of a value ("--heads 4。", "--heads 4、", "--scale 1.5。", "--cmap
@@ -325,17 +331,23 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     len -= trail;
     /* '。' (U+3002) read as '.' in a number option's value ("--scale 1。5", "--vmax 0。5": the ideographic
      * full stop that a Chinese input method types for '.' with its Chinese punctuation on, a learner's pass) */
-    for (const char *c = s; c < s + len && k + 1 < sizeof dotted; k++)
-        if (real > 0 && !strncmp(c, "\xE3\x80\x82", 3)) dotted[k] = '.', c += 3, stops++;
+    /* and a look-alike dash (lookalike_dash; not '－', a full-width form) read as '-' in any number option's value:
+     * "--lr 6e−3", "--vmax −0.5" with the U+2212 that the figures' colour bars and the docs print, "--head –1" with
+     * a word processor's en dash (it said only "is not a number") */
+    for (const char *c = s; c < s + len && k + 1 < sizeof dotted; k++) {
+        unsigned cp = 0;
+        if (real >= 0 && lookalike_dash(c, &cp) && cp != 0xFF0D) dotted[k] = '-', c += 3, dash = dashes++ ? dash : cp;
+        else if (real > 0 && !strncmp(c, "\xE3\x80\x82", 3)) dotted[k] = '.', c += 3, stops++;
         else if (real > 0 && !strncmp(c, "\xEF\xBC\x8C", 3)) dotted[k] = '.', c += 3, commas++, strcpy(comma, "，");
         else if (real > 0 && *c == ',') dotted[k] = '.', c++, commas++, strcpy(comma, ",");
         else dotted[k] = *c++;
+    }
     if (k + 1 >= sizeof dotted) return;
     dotted[k] = 0;
     /* ',' or '，' as the decimal comma of German, French or Russian ("--scale 1,5"): one, and no '。' with it */
     if (commas > 1 || (commas && stops)) return;
     if ((wide = av_utf8_halfwidth_text(ascii, sizeof ascii, dotted, &other)) < 0 ||
-        wide + stops + (trail > 0) + commas == 0 || other)
+        wide + stops + (trail > 0) + commas + dashes == 0 || other)
         return;
     int hit = real >= 0 && is_decimal(ascii, real), out_of_range = 0;
     if (hit) {
@@ -344,10 +356,19 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     }
     for (int v = lo; name && !hit && v <= hi; v++) hit = strcasecmp(ascii, name(v)) == 0;
     if (!hit) return;
-    char why[192] = "";
-    if (stops) snprintf(why, sizeof why, "'。' (U+3002) is the ideographic full stop that a Chinese input method "
-                        "types for '.', not a decimal point");
-    else if (commas) snprintf(why, sizeof why, "'%s' is %snot a decimal point", comma,
+    char why[320] = "", sign[8] = "";
+    size_t w = 0;
+    if (dashes) { /* its text, as lookalike_dash's 3 bytes */
+        av_utf8_encode(dash, sign);
+        sign[3] = 0;
+        w = (size_t)snprintf(why, sizeof why, "'%s' (U+%04X) is %s%s", sign, dash,
+                             dash == 0x2212 ? "the minus sign of typeset text" : dash == 0x2013 ? "an en dash"
+                             : dash == 0x2014 ? "an em dash" : "a typographic hyphen",
+                             out_of_range ? ", not the ASCII hyphen-minus" : ""); /* else "type the ASCII ..." */
+    }
+    if (stops) snprintf(why + w, sizeof why - w, "%s'。' (U+3002) is the ideographic full stop that a Chinese input "
+                        "method types for '.', not a decimal point", w ? ", and " : "");
+    else if (commas) snprintf(why + w, sizeof why - w, "%s'%s' is %snot a decimal point", w ? ", and " : "", comma,
                               comma[0] == ',' ? "" : "a full-width comma (U+FF0C), ");
     if (trail && why[0])
         snprintf(why + strlen(why), sizeof why - strlen(why), ", and the '%s' at its end is typed after the value",
@@ -359,8 +380,8 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
         snprintf(out, cap, " (%s%s, and as %s%s it is outside the allowed range too)", why,
                  wide ? ", and the rest is typed in full-width characters" : "", wide ? "the half-width " : "", ascii);
     else if (why[0])
-        snprintf(out, cap, " (%s%s: type %s%s)", why, wide ? ", and the rest is typed in full-width characters" : "",
-                 ascii, wide ? ", 半角" : "");
+        snprintf(out, cap, " (%s%s: type %s%s%s)", why, wide ? ", and the rest is typed in full-width characters" : "",
+                 dashes ? "the ASCII hyphen-minus: " : "", ascii, wide ? ", 半角" : "");
     else if (out_of_range)
         snprintf(out, cap, " (it is typed in full-width characters, and as the half-width %s it is outside the allowed "
                  "range too)", ascii);
@@ -1061,12 +1082,13 @@ static void index_name_hint(char *out, size_t cap, const char *option, const cha
              option, p, wide ? ", 半角" : "");
 }
 
-/* 1 if s, after the ASCII spaces and tabs at its start, begins with a minus sign as the hints read one: '-', the
- * full-width '－' (U+FF0D) or the Chinese 负 (負); else 0. "-１", "－１" and "负一" are negative. */
+/* 1 if s, after the ASCII spaces and tabs at its start, begins with a minus sign as the hints read one: '-', a
+ * look-alike dash (lookalike_dash: the full-width '－' (U+FF0D), the typeset minus sign '−' (U+2212), an en or em
+ * dash, U+2010) or the Chinese 负 (負); else 0. "-１", "－１", "−1" and "负一" are negative. */
 static int reads_negative(const char *s) {
     s += strspn(s, " \t");
-    return *s == '-' || !strncmp(s, "－", strlen("－")) || !strncmp(s, "负", strlen("负")) ||
-           !strncmp(s, "負", strlen("負"));
+    unsigned cp;
+    return *s == '-' || lookalike_dash(s, &cp) || !strncmp(s, "负", strlen("负")) || !strncmp(s, "負", strlen("負"));
 }
 
 /* "; heads are numbered from 0, so the last head is --head 3" (count heads; "only" for 1) appended to out (cap
