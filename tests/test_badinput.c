@@ -851,7 +851,7 @@ static const bad_case kCases[] = {
     {"figures_chinese_two_in_a_list", 2, "--figures '热力图，网格': '热力图' is not a figure (热力图 is heads: type --figures heads，grid); expected", {"--figures", "热力图，网格", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_chinese_in_a_list", 2, "--figures 'grid,平均图': '平均图' is not a figure (平均图 is mean: type --figures grid,mean); expected", {"--figures", "grid,平均图", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* two values given to a one-value choice (--compare WHAT, --positions KIND: the man page's synopsis), joined by
-     * a full-width comma, '、' or ','; "scale,foo" is not two values, so no guess */
+     * a full-width comma, '、' or ','; "scale,foo" is a list too, of one value and a word that is none */
     {"compare_two_values_fullwidth_comma", 2, "--compare '缩放，位置' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected scale, positions", {"--compare", "缩放，位置", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"compare_two_values_enumeration_comma", 2, "--compare '位置、顺序' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare positions); expected", {"--compare", "位置、顺序", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"positions_two_values", 2, "--positions 'rope,sinusoidal' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions rope); expected", {"--positions", "rope,sinusoidal", "我爱深度学习"}, NULL, 0, NULL, 0},
@@ -867,6 +867,15 @@ static const bad_case kCases[] = {
     {"compare_two_values_with_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm); expected", {"--train", "reverse", "--compare", "order,norm"}, NULL, 0, NULL, 0},
     {"compare_two_values_train_after", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare norm); expected", {"--compare", "order,norm", "--train", "reverse"}, NULL, 0, NULL, 0},
     {"compare_two_values_none_with_train", 2, "--compare 'order,rope-style' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order, without --train); expected", {"--train", "reverse", "--compare", "order,rope-style"}, NULL, 0, NULL, 0},
+    /* the synopsis as README and --help write it, "--compare scale|norm|positions", "--train reverse|sort|induction",
+     * typed quoted, or with a '/': a list as "scale,norm" is (they said only "is not allowed" / "is not a task"); a
+     * list with a typo in it ("positoins" is read_choice's "did you mean positions?") or of no value at all */
+    {"compare_two_values_bar", 2, "--compare 'scale|norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected", {"--compare", "scale|norm", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"train_two_values_slash", 2, "--train 'sort/reverse' is not a task (--train takes one value, not a list: run attnviz once for each, e.g. --train sort); expected reverse, sort or induction", {"--train", "sort/reverse", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"train_synopsis_as_typed", 2, "--train 'reverse|sort|induction' is not a task (--train takes one value, not a list: run attnviz once for each, e.g. --train reverse); expected", {"--train", "reverse|sort|induction", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"compare_two_values_one_typo", 2, "--compare 'scale,positoins' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected", {"--compare", "scale,positoins", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_two_values_typos_only", 2, "--compare 'scael,positoins' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected", {"--compare", "scael,positoins", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_two_names_of_no_value", 2, "--compare 'foo,bar' is not allowed (--compare takes one value, not a list: run attnviz once for each); expected", {"--compare", "foo,bar", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* with --model, which takes --compare scale alone ("--compare positions cannot be used with --model", and the
      * man page's "with --model: scale") and no --positions (kNotForModel): scale of order,scale, and the others
      * named ", without --model" (`--model DIR --compare positions,order` said "e.g. --compare positions", 位置
@@ -941,7 +950,7 @@ static const bad_case kCases[] = {
     {"positions_two_values_with_train", 2, "--positions 'none,learned' is not allowed (--positions takes one value, not a list: run attnviz once for each, e.g. --positions learned); expected", {"--train", "reverse", "--positions", "none,learned"}, NULL, 0, NULL, 0},
     {"compare_chinese_order_with_train", 2, "--compare '顺序' is not allowed (顺序 is order: type --compare order, without --train); expected", {"--train", "reverse", "--compare", "顺序"}, NULL, 0, NULL, 0},
     {"compare_two_values_without_train", 2, "--compare 'order,norm' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare order); expected", {"--compare", "order,norm", "我爱你"}, NULL, 0, NULL, 0},
-    {"compare_value_and_unknown_no_guess", 2, "--compare 'scale,foo' is not allowed; expected", {"--compare", "scale,foo", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"compare_value_and_unknown_is_a_list", 2, "--compare 'scale,foo' is not allowed (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale); expected", {"--compare", "scale,foo", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a word the docs do not use for any value gets no guess */
     {"color_chinese_no_word", 2, "--color '总是' is not allowed; expected auto, always or never", {"--color", "总是", "我爱深度学习"}, NULL, 0, NULL, 0},
     /* a number with a measure word or unit after it ("--heads 8个" said only "is not a whole number"): the

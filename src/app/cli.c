@@ -1283,8 +1283,11 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
 }
 
 /* " (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale)" into out (cap bytes)
- * when s is two or more of the option's values (a name in any case, or its Chinese word of kChineseChoice) joined
- * by ',', '，' (av_utf8_list_sep), '、' or spaces; else "". "--compare 缩放，位置" and "--compare scale,positions"
+ * when s is two or more pieces, one or more of them the option's values (a name in any case, its Chinese word of
+ * kChineseChoice, or a typo of a name that nearest_value reads: "scale,positoins" said only "is not allowed" where
+ * "order,norm" got this; none of them: no e.g., and only with a separator other than a space), joined by ',', '，' (av_utf8_list_sep), '、', spaces, or the '|' and '/' of the synopsis
+ * that README and --help write (`--compare 'scale|norm'`, `--train 'sort/reverse'` got no hint, as if a list of
+ * values were one); else "". "--compare 缩放，位置" and "--compare scale,positions"
  * said only "is not allowed; expected scale, positions, ..." (a Chinese-speaking learner's pass), as if neither
  * were a value; the e.g. is the first value, in English, that runs without --train (kChineseChoice's train:
  * "--compare 层归一化,缩放" said "e.g. --compare norm", which is refused without --train), or the first one
@@ -1298,11 +1301,11 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
 static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s, int ctx) {
     const char *first = NULL, *plain = NULL; /* the first value, and the first that runs here (with --train or not) */
     const char *bare = NULL; /* the first that runs with neither --train nor --model */
-    int parts = 0;
+    int parts = 0, listed = 0; /* listed: a separator other than a space ("my map" may be no list) */
     out[0] = 0;
     for (const char *p = s;;) {
         size_t len, k = 0, seplen = 0;
-        const char *sep = av_utf8_list_sep(p, &len), *ideo = strstr(p, "、"), *sp = strchr(p, ' ');
+        const char *sep = av_utf8_list_sep(p, &len), *ideo = strstr(p, "、"), *sp = strpbrk(p, " |/");
         const char *end = sep ? sep : p + strlen(p);
         seplen = sep ? len : 0;
         if (ideo && ideo < end) end = ideo, seplen = strlen("、");
@@ -1317,21 +1320,27 @@ static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s
                 if (!strcmp(kChineseChoice[k].option, d->name) && strlen(kChineseChoice[k].word) == (size_t)(end - p) &&
                     !strncmp(kChineseChoice[k].word, p, (size_t)(end - p)))
                     value = kChineseChoice[k].value;
-            if (!value) return;
-            if (!first) first = value;
+            /* else a typo of one ("scale,positoins"), as read_choice's "did you mean" names it, else none: the list
+             * is told as a list whatever its pieces ("scale,positoins" said only "is not allowed") */
+            long long typo = value ? -1 : nearest_value(p, (size_t)(end - p), d->choice_name, d->lo, d->hi);
+            if (typo >= 0) value = d->choice_name((int)typo);
+            if (value && !first) first = value;
             /* --compare norm needs --train, --compare order is refused by it and by --model */
-            if (!plain && runs_in(d->name, value, ctx)) plain = value;
-            if (!bare && runs_in(d->name, value, 0)) bare = value;
+            if (value && !plain && runs_in(d->name, value, ctx)) plain = value;
+            if (value && !bare && runs_in(d->name, value, 0)) bare = value;
             parts++;
         }
         if (!*end) break;
+        listed |= *end != ' ';
         p = end + seplen;
     }
     /* with --model and none that runs there, one that runs without it (`--model DIR --compare norm,order` said
      * "e.g. --compare norm, with --train", which --model and --train together refuse), else the first, which needs
      * --train in its place */
     if (!plain && !(ctx & CTX_TRAIN) && (ctx & CTX_MODEL) && bare) first = bare;
-    if (parts >= 2)
+    if (parts >= 2 && !first && listed) /* none is a value nor a typo of one ("foo,bar"), but a list all the same */
+        snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each)", d->name);
+    else if (parts >= 2 && first)
         snprintf(out, cap, " (--%s takes one value, not a list: run attnviz once for each, e.g. --%s %s%s)", d->name,
                  d->name, plain ? plain : first, plain ? "" : ctx & CTX_TRAIN ? ", without --train"
                  : (ctx & CTX_MODEL) && first == bare ? ", without --model"
