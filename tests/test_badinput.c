@@ -830,6 +830,14 @@ static const bad_case kCases[] = {
     {"positions_chinese_learned_train_only", 2, "--positions '可学习' is not allowed (可学习 is learned: type --positions learned, with --train); expected", {"--positions", "可学习", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"train_chinese_reverse", 2, "--train '反转' is not a task (反转 is reverse: type --train reverse); expected reverse, sort or induction", {"--train", "反转"}, NULL, 0, NULL, 0},
     {"train_chinese_sort", 2, "--train '排序' is not a task (排序 is sort: type --train sort); expected", {"--train", "排序"}, NULL, 0, NULL, 0},
+    /* the everyday words for reversing a sequence (倒序, 逆序, 翻转: "reverse order", "flip"), 升序 (ascending, what
+     * sort writes: 1 1 3 4 5), and the 复制 ("copy") of train.zh.md's "`induction` 从前文复制": "is not a task" alone */
+    {"train_chinese_reverse_order", 2, "--train '倒序' is not a task (倒序 is reverse: type --train reverse); expected reverse, sort or induction", {"--train", "倒序", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"train_chinese_reverse_inverse_order", 2, "--train '逆序' is not a task (逆序 is reverse: type --train reverse); expected", {"--train", "逆序", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"train_chinese_reverse_flip", 2, "--train '翻转' is not a task (翻转 is reverse: type --train reverse); expected", {"--train", "翻转", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"train_chinese_sort_ascending", 2, "--train '升序' is not a task (升序 is sort: type --train sort); expected", {"--train", "升序", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"train_chinese_copy", 2, "--train '复制' is not a task (复制 is induction: type --train induction); expected", {"--train", "复制", "-o", "@/out"}, NULL, 0, NULL, 0},
+    {"train_chinese_two_everyday_words", 2, "--train '倒序/升序' is not a task (--train takes one value, not a list: run attnviz once for each, e.g. --train reverse); expected", {"--train", "倒序/升序", "-o", "@/out"}, NULL, 0, NULL, 0},
     {"train_chinese_induction", 2, "--train '归纳' is not a task (归纳 is induction: type --train induction); expected", {"--train", "归纳"}, NULL, 0, NULL, 0},
     {"norm_chinese_pre", 2, "--norm '之前' is not allowed (之前 is pre: type --norm pre); expected pre or post", {"--train", "reverse", "--norm", "之前"}, NULL, 0, NULL, 0},
     {"norm_chinese_post_short", 2, "--norm '后' is not allowed (后 is post: type --norm post); expected pre or post", {"--train", "reverse", "--norm", "后"}, NULL, 0, NULL, 0},
@@ -2210,7 +2218,8 @@ static void test_failed_plot_leaves_dump_untouched(void **state) {
 static void test_chinese_choice_words_are_the_docs_own(void **state) {
     (void)state;
     static const char *const words[] = {"缩放", "位置", "顺序", "层归一化", "正弦", "旋转位置编码", "可学习",
-                                        "反转", "排序", "归纳", "之前", "后", "余弦", "热力图", "平均图"};
+                                        "反转", "排序", "归纳", "复制", "从前文复制", "之前", "后", "余弦", "热力图",
+                                        "平均图"};
     static const char *const docs[] = {"docs/tutorial.zh.md", "docs/train.zh.md", "docs/reading-heads.zh.md"};
     char *text[3];
     for (int d = 0; d < 3; d++) {

@@ -394,8 +394,12 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
  * (--train's learned), --compare's 缩放, 位置编码 and 顺序 ("只是行和列换了顺序", of --compare order) and 层归一化,
  * --norm's 之前 and 之后 ("层归一化放在每个子层之前" / "每次残差相加之后"), the 余弦调度 of --schedule, RoPE's
  * 相邻的维度对 of --rope-style interleaved, the 归纳头 of --train induction and the figures' 热力图, 网格, 平均图,
- * 分数, 位置编码 and 掩码, and the 反转 and 排序 that docs/train.zh.md writes after `reverse` and `sort`. auto,
- * always and never of --color and the other options' values have no Chinese word there, so none here. */
+ * 分数, 位置编码 and 掩码, and the 反转 and 排序 that docs/train.zh.md writes after `reverse` and `sort`, and the
+ * 复制 of its "`induction` 从前文复制" (the task that copies; reverse's answer is a digit copied too, but that task
+ * is the reversal). For --train's tasks also the everyday words a Chinese learner types for the same thing, which
+ * the page does not write: 倒序, 逆序, 反序, 翻转 and 倒转 for reverse, and 升序 (ascending order: sort's ` 1 1 3 4
+ * 5`) for sort (`--train 倒序` said only "is not a task"). auto, always and never of --color and the other
+ * options' values have no Chinese word there, so none here. */
 static const struct {
     const char *option, *word, *value;
 } kChineseChoice[] = {
@@ -409,7 +413,9 @@ static const struct {
     {"schedule", "余弦", "cosine"}, {"schedule", "余弦调度", "cosine"},
     {"rope-style", "相邻", "interleaved"},
     {"train", "反转", "reverse"}, {"train", "排序", "sort"}, {"train", "归纳", "induction"},
-    {"train", "归纳头", "induction"},
+    {"train", "归纳头", "induction"}, {"train", "复制", "induction"}, {"train", "从前文复制", "induction"},
+    {"train", "倒序", "reverse"}, {"train", "逆序", "reverse"}, {"train", "反序", "reverse"}, {"train", "翻转", "reverse"},
+    {"train", "倒转", "reverse"}, {"train", "升序", "sort"},
     {"figures", "热力图", "heads"}, {"figures", "网格", "grid"}, {"figures", "平均图", "mean"},
     {"figures", "分数", "scores"}, {"figures", "位置编码", "pe"}, {"figures", "掩码", "mask"},
 };
