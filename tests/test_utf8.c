@@ -372,6 +372,33 @@ static void test_trailing_mark_by_hand(void **state) {
     assert_int_equal(av_utf8_trailing_mark("\u6211\u7231", 6, &cp, &name), 0);
 }
 
+/* av_utf8_lookalike_dash against the code points typed by hand (Unicode's names: U+2212 MINUS SIGN, U+2013 EN DASH,
+ * U+2014 EM DASH, U+FF0D FULLWIDTH HYPHEN-MINUS, U+2010 HYPHEN); ASCII '-', U+2011 NON-BREAKING HYPHEN (not one
+ * of them) and a dash after the start are none, and leave cp and name as they were. */
+static void test_lookalike_dash_by_hand(void **state) {
+    (void)state;
+    static const struct { const char *s; unsigned cp; const char *name; } cases[] = {
+        {"\u22121", 0x2212, "the minus sign of typeset text"}, {"\u2013", 0x2013, "an en dash"},
+        {"\u2014\u2014train", 0x2014, "an em dash"}, {"\uFF0D1", 0xFF0D, "a full-width hyphen-minus"},
+        {"\u2010x", 0x2010, "a typographic hyphen"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        unsigned cp = 0;
+        const char *name = NULL;
+        assert_int_equal(av_utf8_lookalike_dash(cases[k].s, &cp, &name), 3);
+        assert_int_equal(cp, cases[k].cp);
+        assert_string_equal(name, cases[k].name);
+    }
+    unsigned cp = 7;
+    const char *name = "kept";
+    assert_int_equal(av_utf8_lookalike_dash("-1", &cp, &name), 0);
+    assert_int_equal(av_utf8_lookalike_dash("\u20111", &cp, &name), 0);
+    assert_int_equal(av_utf8_lookalike_dash("1\u2212", &cp, &name), 0);
+    assert_int_equal(av_utf8_lookalike_dash("", &cp, &name), 0);
+    assert_int_equal(cp, 7);
+    assert_string_equal(name, "kept");
+    assert_int_equal(av_utf8_lookalike_dash("\u2212", NULL, NULL), 3);
+}
+
 /* The separators a list may be typed with that are none of it, by hand: the first in the text is named. */
 static void test_not_a_list_sep_by_hand(void **state) {
     (void)state;
@@ -528,6 +555,7 @@ int main(void) {
         cmocka_unit_test(test_unspaced_script_by_hand),
         cmocka_unit_test(test_not_a_list_sep_by_hand),
         cmocka_unit_test(test_trailing_mark_by_hand),
+        cmocka_unit_test(test_lookalike_dash_by_hand),
         cmocka_unit_test(test_cut_word_is_marked_by_hand),
         cmocka_unit_test(test_shown_middle_by_hand),
     };

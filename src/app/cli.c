@@ -307,17 +307,16 @@ static int is_decimal(const char *s, int real) {
  * with any value. A number outside min..max (min excluded when open: the option's range, or for --head the heads
  * in use) is not given to type: " (it is typed in full-width characters, and as the half-width 5 it is outside the
  * allowed range too)", as chinese_hint says it (`--heads 1 --head ５` said "type the half-width 5", which is then
- * refused); a name of name(lo..hi) is given as it is. With real >= 0 a look-alike dash (lookalike_dash, but '－')
- * is read as '-' and named: " ('−' (U+2212) is the minus sign of typeset text: type the ASCII hyphen-minus:
- * 6e-3)" (an en dash, U+2013: "is an en dash"); "--lr 6e−3", with the minus sign that the
- * figures' colour bars print (render/plot.c true_minus), said only "is not a number". */
-static int lookalike_dash(const char *s, unsigned *cp);
-
+ * refused); a name of name(lo..hi) is given as it is. With real >= 0 a look-alike dash (av_utf8_lookalike_dash,
+ * but '－') is read as '-' and named: " ('−' (U+2212) is the minus sign of typeset text: type the ASCII
+ * hyphen-minus: 6e-3)" (an en dash, U+2013: "is an en dash"); "--lr 6e−3", with the minus sign that the figures'
+ * colour bars print (render/plot.c true_minus), said only "is not a number". */
 static void full_width_hint(char *out, size_t cap, const char *s, int real, const char *(*name)(int), int lo,
                             int hi, double min, double max, int open) {
     char ascii[64], dotted[64], comma[64] = "";
     int other = 0, stops = 0, commas = 0, dashes = 0, wide;
-    unsigned dash = 0; /* the first look-alike dash's code point */
+    unsigned dash = 0; /* the first look-alike dash's code point, and its words */
+    const char *dash_name = NULL;
     size_t k = 0, len = strlen(s);
     out[0] = 0;
     /* a '。', '、', '，', '；', ... at the end of a value ("--heads 4。", "--heads 4、", "--scale 1.5。", "--cmap
@@ -331,12 +330,14 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     len -= trail;
     /* '。' (U+3002) read as '.' in a number option's value ("--scale 1。5", "--vmax 0。5": the ideographic
      * full stop that a Chinese input method types for '.' with its Chinese punctuation on, a learner's pass) */
-    /* and a look-alike dash (lookalike_dash; not '－', a full-width form) read as '-' in any number option's value:
-     * "--lr 6e−3", "--vmax −0.5" with the U+2212 that the figures' colour bars and the docs print, "--head –1" with
-     * a word processor's en dash (it said only "is not a number") */
+    /* and a look-alike dash (av_utf8_lookalike_dash; not '－', a full-width form) read as '-' in any number
+     * option's value: "--lr 6e−3", "--vmax −0.5" with the U+2212 that the figures' colour bars and the docs print,
+     * "--head –1" with a word processor's en dash (it said only "is not a number") */
     for (const char *c = s; c < s + len && k + 1 < sizeof dotted; k++) {
         unsigned cp = 0;
-        if (real >= 0 && lookalike_dash(c, &cp) && cp != 0xFF0D) dotted[k] = '-', c += 3, dash = dashes++ ? dash : cp;
+        const char *nm = NULL;
+        if (real >= 0 && av_utf8_lookalike_dash(c, &cp, &nm) && cp != 0xFF0D)
+            dotted[k] = '-', c += 3, dash = dashes++ ? dash : cp, dash_name = dash_name ? dash_name : nm;
         else if (real > 0 && !strncmp(c, "\xE3\x80\x82", 3)) dotted[k] = '.', c += 3, stops++;
         else if (real > 0 && !strncmp(c, "\xEF\xBC\x8C", 3)) dotted[k] = '.', c += 3, commas++, strcpy(comma, "，");
         else if (real > 0 && *c == ',') dotted[k] = '.', c++, commas++, strcpy(comma, ",");
@@ -358,12 +359,10 @@ static void full_width_hint(char *out, size_t cap, const char *s, int real, cons
     if (!hit) return;
     char why[320] = "", sign[8] = "";
     size_t w = 0;
-    if (dashes) { /* its text, as lookalike_dash's 3 bytes */
+    if (dashes) { /* its text, as av_utf8_lookalike_dash's 3 bytes */
         av_utf8_encode(dash, sign);
         sign[3] = 0;
-        w = (size_t)snprintf(why, sizeof why, "'%s' (U+%04X) is %s%s", sign, dash,
-                             dash == 0x2212 ? "the minus sign of typeset text" : dash == 0x2013 ? "an en dash"
-                             : dash == 0x2014 ? "an em dash" : "a typographic hyphen",
+        w = (size_t)snprintf(why, sizeof why, "'%s' (U+%04X) is %s%s", sign, dash, dash_name,
                              out_of_range ? ", not the ASCII hyphen-minus" : ""); /* else "type the ASCII ..." */
     }
     if (stops) snprintf(why + w, sizeof why - w, "%s'。' (U+3002) is the ideographic full stop that a Chinese input "
@@ -1089,12 +1088,13 @@ static void index_name_hint(char *out, size_t cap, const char *option, const cha
 }
 
 /* 1 if s, after the ASCII spaces and tabs at its start, begins with a minus sign as the hints read one: '-', a
- * look-alike dash (lookalike_dash: the full-width '－' (U+FF0D), the typeset minus sign '−' (U+2212), an en or em
- * dash, U+2010) or the Chinese 负 (負); else 0. "-１", "－１", "−1" and "负一" are negative. */
+ * look-alike dash (av_utf8_lookalike_dash: the full-width '－' (U+FF0D), the typeset minus sign '−' (U+2212), an
+ * en or em dash, U+2010) or the Chinese 负 (負); else 0. "-１", "－１", "−1" and "负一" are negative. */
 static int reads_negative(const char *s) {
     s += strspn(s, " \t");
     unsigned cp;
-    return *s == '-' || lookalike_dash(s, &cp) || !strncmp(s, "负", strlen("负")) || !strncmp(s, "負", strlen("負"));
+    return *s == '-' || av_utf8_lookalike_dash(s, &cp, NULL) || !strncmp(s, "负", strlen("负")) ||
+           !strncmp(s, "負", strlen("負"));
 }
 
 /* "; heads are numbered from 0, so the last head is --head 3" (count heads; "only" for 1) appended to out (cap
@@ -1291,19 +1291,19 @@ static long long nearest_value(const char *typed, size_t len, const char *(*name
 /* " (--compare takes one value, not a list: run attnviz once for each, e.g. --compare scale)" into out (cap bytes)
  * when s is two or more pieces, one or more of them the option's values (a name in any case, its Chinese word of
  * kChineseChoice, or a typo of a name that nearest_value reads: "scale,positoins" said only "is not allowed" where
- * "order,norm" got this; none of them: no e.g., and only with a separator other than a space), joined by ',', '，' (av_utf8_list_sep), '、', spaces, or the '|' and '/' of the synopsis
- * that README and --help write (`--compare 'scale|norm'`, `--train 'sort/reverse'` got no hint, as if a list of
- * values were one); else "". "--compare 缩放，位置" and "--compare scale,positions"
- * said only "is not allowed; expected scale, positions, ..." (a Chinese-speaking learner's pass), as if neither
- * were a value; the e.g. is the first value, in English, that runs without --train (kChineseChoice's train:
- * "--compare 层归一化,缩放" said "e.g. --compare norm", which is refused without --train), or the first one
- * followed by ", with --train" when each needs it; with train (1: --train is on the command line, before or after
- * this option) the first that runs with --train (train_rule), else the first one and ", without --train"
- * (`--train reverse --compare order,norm` said "e.g. --compare order", which --train refuses); with ctx's
- * CTX_MODEL alone the first that --model takes (runs_in), else the first one and ", without --model" (`--model DIR
- * --compare positions,order` said "e.g. --compare positions", which --model refuses), and when none runs without
- * --train either, the first one and ", with --train in place of --model". ctx: CTX_TRAIN and
- * CTX_MODEL, --train and --model on the command line, before or after this option. */
+ * "order,norm" got this; none of them: no e.g., and only with a separator other than a space), joined by ',',
+ * '，' (av_utf8_list_sep), '、', spaces, or the '|' and '/' of the synopsis that README and --help write
+ * (`--compare 'scale|norm'`, `--train 'sort/reverse'` got no hint, as if a list of values were one); else "".
+ * "--compare 缩放，位置" and "--compare scale,positions" said only "is not allowed; expected scale, positions, ..."
+ * (a Chinese-speaking learner's pass), as if neither were a value; the e.g. is the first value, in English, that
+ * runs without --train (kChineseChoice's train: "--compare 层归一化,缩放" said "e.g. --compare norm", which is
+ * refused without --train), or the first one followed by ", with --train" when each needs it; with train (1:
+ * --train is on the command line, before or after this option) the first that runs with --train (train_rule),
+ * else the first one and ", without --train" (`--train reverse --compare order,norm` said "e.g. --compare order",
+ * which --train refuses); with ctx's CTX_MODEL alone the first that --model takes (runs_in), else the first one
+ * and ", without --model" (`--model DIR --compare positions,order` said "e.g. --compare positions", which --model
+ * refuses), and when none runs without --train either, the first one and ", with --train in place of --model".
+ * ctx: CTX_TRAIN and CTX_MODEL, --train and --model on the command line, before or after this option. */
 static void one_value_hint(char *out, size_t cap, const optdef *d, const char *s, int ctx) {
     const char *first = NULL, *plain = NULL; /* the first value, and the first that runs here (with --train or not) */
     const char *bare = NULL; /* the first that runs with neither --train nor --model */
@@ -1506,18 +1506,6 @@ static int names_an_option(const char *s) {
     return 0;
 }
 
-/* A dash that is not ASCII '-' but is typed for one: U+2014 EM DASH (a Chinese input method's Shift+'-',
- * "——"), U+2013 EN DASH (an editor's "smart" --), U+FF0D FULLWIDTH HYPHEN-MINUS (full-width mode), U+2212
- * MINUS SIGN, U+2010 HYPHEN. Its UTF-8 length, or 0; *cp gets the code point. */
-static int lookalike_dash(const char *s, unsigned *cp) {
-    static const struct { const char *utf8; unsigned cp; } kDashes[] = {
-        {"\xE2\x80\x94", 0x2014}, {"\xE2\x80\x93", 0x2013}, {"\xEF\xBC\x8D", 0xFF0D},
-        {"\xE2\x88\x92", 0x2212}, {"\xE2\x80\x90", 0x2010}};
-    for (size_t i = 0; i < sizeof kDashes / sizeof kDashes[0]; i++)
-        if (strncmp(s, kDashes[i].utf8, 3) == 0) return *cp = kDashes[i].cp, 3;
-    return 0;
-}
-
 /* A word of the sentence that is a long option typed with look-alike dashes: "——train" (a Chinese input
  * method's "--"), "—-steps", "－－heads=2", "–model". It ran the single layer on the sentence "——train
  * reverse" with exit 0 (a Chinese-speaking tester's report), or said "--steps is an option of --train" of
@@ -1533,7 +1521,7 @@ static av_status check_lookalike_dashes(int first, int argc, char **argv, av_err
         unsigned cps[2] = {'-', '-'};
         int n = 0, fancy = 0;
         while (n < 2) {
-            int k = lookalike_dash(s, &cps[n]);
+            int k = av_utf8_lookalike_dash(s, &cps[n], NULL);
             if (k) fancy++;
             else if (*s == '-') k = 1, cps[n] = '-';
             else break;

@@ -225,6 +225,21 @@ static int read_wide_index(const char *part, long *v, char *ascii, size_t cap) {
     return 1;
 }
 
+/* read_index for a number that starts with a look-alike dash (base/utf8.h av_utf8_lookalike_dash, but '－', which
+ * read_wide_index reads): "−1" with the typeset minus sign (U+2212) that the figures' colour bars and the docs
+ * print, "–1" with a word processor's en dash, spaces around it allowed; recognized to be refused with the ASCII
+ * form, as "--head −1" is (app/cli.c full_width_hint). *v gets the number, ascii (cap bytes) the part with '-' for
+ * the dash and without its spaces ("-1"), *cp and *name the dash's code point and words; 0 for none. */
+static int read_dash_index(const char *part, long *v, char *ascii, size_t cap, unsigned *cp, const char **name) {
+    const char *p = part + strspn(part, " ");
+    size_t k = (size_t)av_utf8_lookalike_dash(p, cp, name);
+    if (!k || *cp == 0xFF0D || !isdigit((unsigned char)p[k]) || snprintf(ascii, cap, "-%s", p + k) >= (int)cap ||
+        !read_index(ascii, v))
+        return 0;
+    ascii[strcspn(ascii, " ")] = 0;
+    return 1;
+}
+
 #define SPAN_END "; name one of them)"
 enum { SPAN_FIGS_ROOM = 160 }; /* what the figures' labels keep: the words before them and three labels */
 
@@ -566,6 +581,8 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
     long v;
     int i, more, added = 0;
     char typed[AV_MAX_TOKEN_BYTES * 4 + 8], typed_spaced[AV_MAX_TOKEN_BYTES * 4 + 16]; /* "爱(1/2)" for "爱（1/2）" */
+    unsigned dash = 0; /* "−1": read_dash_index's dash and its words */
+    const char *dash_name = "";
     size_t lead, core = core_of(part, &lead); /* the part without the separators around it */
     if (strchr(part, ' ') && (i = find_token(toks, drawn, &more)) >= 0) {
         use_token(what, part, drawn, i, more, 0, out, nt);
@@ -606,6 +623,17 @@ static av_status resolve(const char *part, const av_tokens *toks, const char *wh
         st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d (it is "
                      "typed in full-width characters%s%s)", what, shown_word(partq, sizeof partq, num, strcspn(num, " ")),
                      toks->n - 1, in ? ": " : ", ", why);
+    } else if (read_dash_index(part, &v, typed, sizeof typed, &dash, &dash_name)) {
+        /* "--explain −1,0": a negative index typed with the figures' minus sign said only "is neither a token of
+         * the sentence nor an index", where "-1" is told that it is outside 0..T-1 */
+        char partq[SHOWN_COLS * 4], why[400];
+        const char *num = part + strspn(part, " ");
+        if (v >= 0 && v < toks->n) snprintf(why, sizeof why, ": type the ASCII hyphen-minus: %s", typed);
+        else snprintf(why, sizeof why, ", not the ASCII hyphen-minus, and as %s it is outside 0..%d too: T = %d token%s",
+                      typed, toks->n - 1, toks->n, toks->n == 1 ? "" : "s");
+        st = av_fail(err, AV_EUSAGE, "--explain %s %s is neither a token of the sentence nor an index 0..%d ('%.3s' "
+                     "(U+%04X) is %s%s)", what, shown_word(partq, sizeof partq, num, strcspn(num, " ")), toks->n - 1,
+                     num, dash, dash_name, why);
     } else if (core && core < n) { /* "爱, 习", "爱，　习": a space after the comma */
         char *trimmed = strndup(part + lead, core);
         st = trimmed ? resolve(trimmed, toks, what, out, nt, err) : av_fail(err, AV_ERUNTIME, "out of memory");

@@ -450,6 +450,20 @@ size_t av_utf8_trailing_mark(const char *s, size_t len, unsigned *cp, const char
     return 0;
 }
 
+int av_utf8_lookalike_dash(const char *s, unsigned *cp, const char **name) {
+    static const struct { const char *utf8, *name; unsigned cp; } kDashes[] = {
+        {"\xE2\x80\x94", "an em dash", 0x2014}, {"\xE2\x80\x93", "an en dash", 0x2013},
+        {"\xEF\xBC\x8D", "a full-width hyphen-minus", 0xFF0D},
+        {"\xE2\x88\x92", "the minus sign of typeset text", 0x2212}, {"\xE2\x80\x90", "a typographic hyphen", 0x2010}};
+    for (size_t i = 0; i < sizeof kDashes / sizeof kDashes[0]; i++)
+        if (strncmp(s, kDashes[i].utf8, 3) == 0) {
+            if (cp) *cp = kDashes[i].cp;
+            if (name) *name = kDashes[i].name;
+            return 3;
+        }
+    return 0;
+}
+
 /* The value of a Chinese digit ("〇", "零", "一".."九", "两"; the financial forms "壹".."玖"; the traditional
  * "兩" and the traditional financial "貳" "叄" "陸", Unihan kTraditionalVariant of 两 贰 叁 陆) or -1. 參, which
  * Taiwan also writes for the financial 3, is left out: it starts everyday words (參數 "parameters", 參考), which

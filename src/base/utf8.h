@@ -307,4 +307,11 @@ const char *av_utf8_not_a_list_sep(const char *s);
  * untouched; either may be NULL). */
 size_t av_utf8_trailing_mark(const char *s, size_t len, unsigned *cp, const char **name);
 
+/* The dash that starts the NUL-terminated s when it is not ASCII '-' but is typed for one: U+2014 EM DASH (a
+ * Chinese input method's Shift+'-', "——"), U+2013 EN DASH (an editor's or word processor's "smart" '-'), U+FF0D
+ * FULLWIDTH HYPHEN-MINUS (full-width mode), U+2212 MINUS SIGN (the figures' and the docs' typeset minus, "−0.53"),
+ * U+2010 HYPHEN. Returns its UTF-8 length (3), with *cp its code point and *name its words ("the minus sign of
+ * typeset text"; either may be NULL); 0 when s starts with none (cp and name then untouched). */
+int av_utf8_lookalike_dash(const char *s, unsigned *cp, const char **name);
+
 #endif
