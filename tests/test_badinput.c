@@ -1167,6 +1167,13 @@ static const bad_case kCases[] = {
     {"figures_long_name_cut_between_characters", 2, "ｇｇ' is not a figure", {"--figures", "ｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇｇ", "a b"}, NULL, 0, NULL, 0},
     {"option_pdf", 2, "unknown option '--pdf'; attnviz writes figures as PNG and SVG (--format png, svg or both)", {"--pdf", S4}, NULL, 0, NULL, 0},
     {"figures_one_letter_no_guess", 2, "--figures 'e': 'e' is not a figure; expected", {"--figures", "e", S4}, NULL, 0, NULL, 0},
+    /* the '|' of --help's "--kernel K  auto | reference | blas | flash" and a '/' typed between names or indices: said
+     * only "is not a figure" and "must be QUERY,KEY ... e.g. 1,3 or 爱,度"; a part label's "(1/3)" is none */
+    {"figures_vertical_bar", 2, "--figures 'heads|grid': 'heads|grid' is not a figure (the vertical bar '|' does not separate names: type ',' or '，'); expected", {"--figures", "heads|grid", S4}, NULL, 0, NULL, 0},
+    {"figures_slash", 2, "'heads/grid' is not a figure (the slash '/' does not separate names: type ',' or '，')", {"--figures", "heads/grid", S4}, NULL, 0, NULL, 0},
+    {"explain_slash_for_comma", 2, "--explain '1/5' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度; the slash '/' does not separate them: type ',' or '，'\n", {"--explain", "1/5", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_vertical_bar_for_comma", 2, "--explain '爱|习' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度; the vertical bar '|' does not separate them: type ',' or '，'\n", {"--explain", "爱|习", "我爱深度学习"}, NULL, 0, NULL, 0},
+    {"explain_part_label_alone", 2, "--explain '爱(1/3)' must be QUERY,KEY (token indices or token text), e.g. 1,3 or 爱,度\n", {"--explain", "爱(1/3)", "我爱深度学习"}, NULL, 0, NULL, 0},
     {"figures_enumeration_comma", 2, "is not a figure (the enumeration comma '、' does not separate names: type ',' or '，')", {"--figures", "heads、grid", S4}, NULL, 0, NULL, 0},
     /* the space bar typed for the comma: "爱　习" (U+3000, full-width mode) or "爱 习" got only "must be QUERY,KEY",
      * where '、' or '；' got the hint */

@@ -413,6 +413,14 @@ static void test_not_a_list_sep_by_hand(void **state) {
     /* the arrow --explain's trace prints between query and key (U+2192), and its ASCII form */
     assert_string_equal(av_utf8_not_a_list_sep("\u7231\u2192\u4E60"), "the arrow '\u2192'");
     assert_string_equal(av_utf8_not_a_list_sep("1->5"), "the arrow '->'");
+    /* the '|' of --help's "auto | reference | blas | flash" and a '/', but not the '/' of a part label "(1/3)" or
+     * "（1/3）" (U+FF08, U+FF09), after which one still counts */
+    assert_string_equal(av_utf8_not_a_list_sep("heads|grid"), "the vertical bar '|'");
+    assert_string_equal(av_utf8_not_a_list_sep("heads/grid;mean"), "the slash '/'");
+    assert_string_equal(av_utf8_not_a_list_sep("1/2"), "the slash '/'");
+    assert_null(av_utf8_not_a_list_sep("\u7231(1/3)"));
+    assert_null(av_utf8_not_a_list_sep("\u7231\uFF081/3\uFF09"));
+    assert_string_equal(av_utf8_not_a_list_sep("\u7231(1/3)/\u6211"), "the slash '/'");
 }
 
 /* Whole texts to half width, by hand from UnicodeData.txt's <wide> mappings: ＧＰＴ (U+FF27 U+FF30 U+FF34) is

@@ -419,11 +419,18 @@ const char *av_utf8_not_a_list_sep(const char *s) {
                                           {"\xEF\xBC\x9A", "the full-width colon '\xEF\xBC\x9A'"},
                                           {":", "the colon ':'"},
                                           {"\xE2\x86\x92", "the arrow '\xE2\x86\x92'"},
-                                          {"->", "the arrow '->'"}};
+                                          {"->", "the arrow '->'"},
+                                          {"|", "the vertical bar '|'"},
+                                          {"/", "the slash '/'"}};
     const char *first = NULL, *which = NULL;
     for (size_t i = 0; i < sizeof kNot / sizeof kNot[0]; i++) {
         const char *at = strstr(s, kNot[i][0]);
         if (at && i == 3 && !at[3]) at = NULL; /* "heads。": a sentence's full stop at the end, not between names */
+        /* the '/' of a part label's "(1/3)" (the figures' "爱(1/3)", tokenize.h av_tokens_piece_labels) is none */
+        for (size_t d; at && *at == '/' && at > s && at[-1] >= '0' && at[-1] <= '9' &&
+                       (d = strspn(at + 1, "0123456789")) > 0 &&
+                       (at[1 + d] == ')' || !strncmp(at + 1 + d, "\xEF\xBC\x89", 3));)
+            at = strchr(at + 1, '/');
         if (at && (!first || at < first)) first = at, which = kNot[i][1];
     }
     return which;

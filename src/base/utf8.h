@@ -294,8 +294,10 @@ const char *av_utf8_list_sep(const char *s, size_t *len);
 /* What a list in s may have been typed with that is no separator of it: the enumeration comma '、' (U+3001),
  * the full-width semicolon '；' (U+FF1B), ';', the ideographic full stop '。' (U+3002, "爱。我"; not at the
  * end), the full-width colon '：' (U+FF1A, "爱：我") or ':', the arrow '→' (U+2192) that --explain's trace prints
- * between the query and the key ('query 1 "爱" → key 5 "习"') or "->", the first of them found in the
- * NUL-terminated s, named for a message ("the enumeration comma '、'"), or NULL. */
+ * between the query and the key ('query 1 "爱" → key 5 "习"') or "->", or the '|' and '/' that --help's and
+ * README's "auto | reference | blas" and a prose "heads/grid" put between names (not the '/' of a part label's
+ * "(1/3)"), the first of them found in the NUL-terminated s, named for a message ("the enumeration comma '、'"),
+ * or NULL. */
 const char *av_utf8_not_a_list_sep(const char *s);
 
 /* The punctuation mark that ends the first len bytes of s (UTF-8) after some text, as a Chinese input method
