@@ -108,11 +108,14 @@
     const a = Math.abs(x);
     return DATA.mode === 0 && a > 0 && (a < 1e-4 || num(f(a)) === 0);
   }
+  /* x as f writes it in fixed point, or scientific with k digits when f's digits do not say it (hides): the one rule
+   * of every single number the cell view, the tooltip and the colour bar print */
+  function fixedOrSci(x, f, k) { return hides(x, f) ? sci(x, k) : f(x); }
   /* one score shown alone, the matrix tooltip's and the cell view's "stored score S[…] =": scientific by sciScore,
    * with --precision digits, 1 at least, as the cell view's S[i,j] column (softmaxRow). With --precision 1 (`--heads
    * 4 "I love deep learning"`, head 1, query 1, key 2) both read "0.0" for a score of 0.0287 (--explain 0.028732),
    * right above the column's "2.9e−02"; with --precision 0 a score of −0.474 read "0" (head 0, query 0, key 1). */
-  function fmtScore(r, l, h, x) { return sciScore(r, l, h, x) ? sci(x, Math.max(PREC, 1)) : fmtS(r, l, h, x); }
+  function fmtScore(r, l, h, x) { return fixedOrSci(x, (a) => fmtS(r, l, h, a), Math.max(PREC, 1)); }
   function masked(r, i, j) { return r.M !== null && r.M.length > 0 && r.M[i * r.T + j] === 1; }
   /* row vector x[l, h, t, :] of q, k or v */
   function vec(r, a, l, h, t) {
@@ -918,7 +921,7 @@
      * "−3.70 … −0.70", the title giving the range as weights */
     /* ±amax, one score, by fmtScore's rule in d digits: with --precision 0 (`--heads 1 "I"`, a score of 0.2377) the
      * bar read "0 … 0" where the figure's ticks go from −0.2 to 0.2 */
-    const end = (x) => (hides(x, (a) => fmt(a, d)) ? sci(x, Math.max(d, 1)) : fmt(x, d)); /* d's digits: --precision 9 gave
+    const end = (x) => fixedOrSci(x, (a) => fmt(a, d), Math.max(d, 1)); /* d's digits: --precision 9 gave
      * "−1.992509933e−03", ten significant digits for an end the fixed form holds to two decimals */
     const lo = w === 'weights' ? (R.log ? fmt(R.llo, 2) : '0') : end(-amax), hi = w === 'weights' ? (R.log ? fmt(R.lhi, 2) : g3(R.top)) : end(amax);
     return el('div', { class: 'cbar', 'data-what': w }, el('span', { text: lo, 'data-role': 'cbar-lo' }), cv,
@@ -1209,7 +1212,7 @@
     }
     /* the row max, one score, by fmtScore's rule in fL's digits: with --precision 0 --causal --heads 4 ("I love deep
      * learning", head 3, query 0) it read "row max = 0" for 0.3837 under the S[i,j] column's "3.8e−01" */
-    const fM = (x) => (hides(x, fL) ? sci(x, Math.max(PREC, 1)) : fL(x));
+    const fM = (x) => fixedOrSci(x, fL, Math.max(PREC, 1));
     cv.append(el('p', { class: 'eq', text: 'row max = ' + fM(mx) + (dg > sd ? q8(r, l, h, 'scores', dg).note : '') +
       '   row sum \u03a3_j exp(S \u2212 max) = ' + fL(tot) }));
     /* a masked cell: why, and that it adds nothing, as --explain; it read "A[0, 0, 1, 5] = exp(\u2212\u221e) / 1.1705 =
